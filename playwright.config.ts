@@ -1,0 +1,71 @@
+import { defineConfig, devices, type ReporterDescription } from "@playwright/test";
+
+/**
+ * End-to-end tests against `npm start` (scripts/start.mjs builds first if
+ * needed) on port 3100. With E2E_DATABASE_URL set the server uses that
+ * PostgreSQL database; otherwise the embedded PGlite under .data-e2e/.
+ * Chromium comes from Debian (/usr/bin/chromium): never `playwright install`.
+ */
+const PORT = 3100;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+const reporter: ReporterDescription[] = [["list"]];
+if (process.env.PW_JSON_OUTPUT) reporter.push(["json", { outputFile: process.env.PW_JSON_OUTPUT }]);
+
+const serverEnv: Record<string, string> = {
+  NODE_ENV: "production",
+  PORT: String(PORT),
+  HOST: "127.0.0.1",
+  CAPSTAN_DATA_DIR: ".data-e2e",
+  BOOTSTRAP_ADMIN_EMAIL: "admin@example.com",
+  BOOTSTRAP_ADMIN_PASSWORD: "e2e-admin-password",
+  NEXTAUTH_SECRET: "e2e-nextauth-secret-not-for-production-0123456789",
+  NEXTAUTH_URL: BASE_URL,
+  CAPSTAN_PUBLIC_URL: BASE_URL,
+};
+if (process.env.E2E_DATABASE_URL) {
+  serverEnv.DATABASE_URL = process.env.E2E_DATABASE_URL;
+} else {
+  // Playwright merges process.env into the server's environment: make sure
+  // an outer DATABASE_URL does not leak in, so the embedded PGlite is used.
+  delete process.env.DATABASE_URL;
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter,
+  outputDir: "test-results",
+  use: {
+    ...devices["Desktop Chrome"],
+    baseURL: BASE_URL,
+    headless: true,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [{ name: "chromium" }],
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `${BASE_URL}/readyz`,
+    env: serverEnv,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+  },
+});

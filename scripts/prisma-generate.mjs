@@ -1,0 +1,12 @@
+// Runs `prisma generate` without the native schema engine, which cannot be
+// downloaded on our machines: generation does not need it, only a path to an
+// existing file (see ../shared/design/stack-notes.md).
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const cli = require.resolve("prisma/build/index.js");
+const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" };
+env.PRISMA_SCHEMA_ENGINE_BINARY ??= process.execPath;
+const r = spawnSync(process.execPath, [cli, "generate"], { stdio: "inherit", env });
+process.exit(r.status ?? 1);

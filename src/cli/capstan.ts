@@ -1,0 +1,48 @@
+import { parseArgs } from "node:util";
+import { closeDb, getDb } from "@/server/platform/db/client";
+import { ensureSigningKey, rotateSigningKey } from "@/server/platform/jwt";
+import { issueTokenForEmail, parseTtl } from "@/server/domain/identity/tokens.service";
+
+const USAGE = `capstan <command>
+
+  token --email <email> [--ttl 1h] [--name cli]   print a control-audience API token for an existing user
+  migrate                                          apply pending database migrations
+  rotate-signing-key                               add a new ES256 signing key (old keys keep verifying)
+
+Uses DATABASE_URL (or the embedded PGlite in CAPSTAN_DATA_DIR when unset).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "token": {
+      const { values } = parseArgs({ args: rest, options: { email: { type: "string" }, ttl: { type: "string", default: "1h" }, name: { type: "string", default: "cli" } } });
+      if (!values.email) throw new Error("--email is required");
+      await getDb();
+      await ensureSigningKey();
+      process.stdout.write((await issueTokenForEmail(values.email, parseTtl(values.ttl!), values.name)) + "\n");
+      return 0;
+    }
+    case "migrate":
+      await getDb(); // opening the database migrates it (CAPSTAN_MIGRATE_ON_START defaults to on)
+      process.stderr.write("migrations applied\n");
+      return 0;
+    case "rotate-signing-key":
+      await getDb();
+      process.stdout.write(`new signing key ${await rotateSigningKey()}\n`);
+      return 0;
+    default:
+      process.stderr.write(USAGE + "\n");
+      return command ? 2 : 0;
+  }
+}
+
+main(process.argv.slice(2))
+  .then(async (code) => {
+    await closeDb();
+    process.exit(code);
+  })
+  .catch(async (err: Error) => {
+    process.stderr.write(`capstan: ${err.message}\n`);
+    await closeDb().catch(() => undefined);
+    process.exit(1);
+  });

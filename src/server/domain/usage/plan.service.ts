@@ -1,0 +1,51 @@
+import { writeAudit } from "@/server/platform/audit";
+import { db } from "@/server/platform/db/client";
+import { iso } from "@/server/platform/time";
+import type { TPlan, TPlanName, TUsageCategory } from "./usage.contract";
+
+/**
+ * Entitlements per plan: the one table in code. A category a plan is not
+ * entitled to is refused at the Bridge (usage_denied) whatever the budget.
+ */
+export const PLAN_ENTITLEMENTS: Record<TPlanName, Record<TUsageCategory, boolean>> = {
+  free: { ai_tokens: true, runtime: true, provider_call: false, storage: true },
+  team: { ai_tokens: true, runtime: true, provider_call: true, storage: true },
+  enterprise: { ai_tokens: true, runtime: true, provider_call: true, storage: true },
+};
+
+function toPlan(workspaceId: string, row: { plan: string; createdAt: Date; updatedAt: Date }): TPlan {
+  const plan = row.plan as TPlanName;
+  return {
+    id: workspaceId, workspace_id: workspaceId, plan, entitlements: { ...PLAN_ENTITLEMENTS[plan] },
+    created_at: iso(row.createdAt), updated_at: iso(row.updatedAt),
+  };
+}
+
+export async function getPlan(workspaceId: string): Promise<TPlan> {
+  // Every workspace gets a plan row at creation; upsert covers ws_platform and older rows.
+  const row = await db().plan.upsert({ where: { workspaceId }, create: { workspaceId, plan: "free" }, update: {} });
+  return toPlan(workspaceId, row);
+}
+
+export async function setPlan(
+  caller: { userId: string; correlationId: string },
+  workspaceId: string,
+  plan: TPlanName,
+): Promise<TPlan> {
+  return db().$transaction(async (tx) => {
+    const before = await tx.plan.findUnique({ where: { workspaceId } });
+    const row = await tx.plan.upsert({
+      where: { workspaceId },
+      create: { workspaceId, plan },
+      update: before?.plan === plan ? {} : { plan, updatedAt: new Date() },
+    });
+    if (before?.plan !== plan) {
+      await writeAudit(tx, {
+        workspaceId, actor: { kind: "user", id: caller.userId }, action: "plan.changed",
+        target: { kind: "workspace", id: workspaceId }, correlationId: caller.correlationId,
+        details: { from: before?.plan ?? null, to: plan },
+      });
+    }
+    return toPlan(workspaceId, row);
+  });
+}

@@ -1,0 +1,128 @@
+import type { Membership, User, Workspace } from "@/generated/prisma/client";
+import { writeAudit } from "@/server/platform/audit";
+import { db } from "@/server/platform/db/client";
+import { AppError, notFound } from "@/server/platform/errors";
+import { newId } from "@/server/platform/ids";
+import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
+import { iso } from "@/server/platform/time";
+import type { TRole } from "@/server/domain/identity/access.service";
+import type { TMember, TWorkspace } from "./workspaces.contract";
+
+type TCaller = { userId: string; correlationId: string };
+
+function toWorkspace(w: Workspace & { plan: { plan: string } | null }, role: string): TWorkspace {
+  return {
+    id: w.id,
+    name: w.name,
+    plan: (w.plan?.plan ?? "free") as TWorkspace["plan"],
+    role: role as TRole,
+    created_at: iso(w.createdAt),
+    updated_at: iso(w.updatedAt),
+  };
+}
+
+function toMember(m: Membership & { user: User }): TMember {
+  return {
+    id: m.id, workspace_id: m.workspaceId, user_id: m.userId, email: m.user.email, name: m.user.name,
+    role: m.role as TRole, created_at: iso(m.createdAt), updated_at: iso(m.updatedAt),
+  };
+}
+
+/** The caller's workspaces, newest first by default (spec 4.2 GET /v1/workspaces). */
+export async function listWorkspaces(userId: string, q: TListQuery): Promise<TPage<TWorkspace>> {
+  const args = keysetArgs(q);
+  const rows = await db().workspace.findMany({
+    ...args,
+    where: { ...args.where, memberships: { some: { userId } } },
+    include: { plan: true, memberships: { where: { userId }, select: { role: true } } },
+  });
+  return toPage(rows, q, (w) => toWorkspace(w, w.memberships[0]!.role));
+}
+
+export async function getWorkspace(workspaceId: string, role: TRole): Promise<TWorkspace> {
+  const w = await db().workspace.findUnique({ where: { id: workspaceId }, include: { plan: true } });
+  if (!w) throw notFound(`Workspace ${workspaceId}`);
+  return toWorkspace(w, role);
+}
+
+/** Creates a workspace on the free plan; the creator becomes its owner. */
+export async function createWorkspace(caller: TCaller, name: string): Promise<TWorkspace> {
+  const id = newId("ws");
+  return db().$transaction(async (tx) => {
+    const w = await tx.workspace.create({
+      data: {
+        id, name, createdById: caller.userId,
+        plan: { create: { plan: "free" } },
+        memberships: { create: { id: newId("mem"), userId: caller.userId, role: "owner" } },
+      },
+      include: { plan: true },
+    });
+    await writeAudit(tx, {
+      workspaceId: id, actor: { kind: "user", id: caller.userId }, action: "member.upserted",
+      target: { kind: "user", id: caller.userId }, correlationId: caller.correlationId,
+      details: { role: "owner", reason: "workspace_created", name },
+    });
+    return toWorkspace(w, "owner");
+  });
+}
+
+export async function listMembers(workspaceId: string, q: TListQuery): Promise<TPage<TMember>> {
+  const args = keysetArgs(q);
+  const rows = await db().membership.findMany({ ...args, where: { ...args.where, workspaceId }, include: { user: true } });
+  return toPage(rows, q, toMember);
+}
+
+/**
+ * Adds or changes a member. Only owners may grant or remove the owner role;
+ * the last owner cannot be demoted (409). Audits member.upserted for a new
+ * member and member.role_changed for a change.
+ */
+export async function upsertMember(
+  caller: TCaller & { role: TRole },
+  workspaceId: string,
+  target: { userId?: string; email?: string },
+  role: TRole,
+): Promise<{ member: TMember; created: boolean }> {
+  const user = target.userId
+    ? await db().user.findUnique({ where: { id: target.userId } })
+    : await db().user.findUnique({ where: { email: target.email! } });
+  if (!user) throw notFound(target.userId ? `User ${target.userId}` : `A user with email ${target.email}`);
+
+  return db().$transaction(async (tx) => {
+    // Serialise role changes per workspace so two demotions cannot both pass the last-owner check.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"members:" + workspaceId}, 0))`;
+    const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId: user.id } } });
+    const touchesOwner = role === "owner" || existing?.role === "owner";
+    if (touchesOwner && caller.role !== "owner") {
+      throw new AppError("forbidden", "Only an owner can grant or remove the owner role", { reason: "role_required" });
+    }
+    if (existing?.role === "owner" && role !== "owner") {
+      const owners = await tx.membership.count({ where: { workspaceId, role: "owner" } });
+      if (owners <= 1) {
+        throw new AppError("conflict", "The last owner of a workspace cannot be demoted; make someone else owner first", {
+          reason: "last_owner",
+        });
+      }
+    }
+    const actor = { kind: "user" as const, id: caller.userId };
+    if (existing) {
+      const m = await tx.membership.update({ where: { id: existing.id }, data: { role, updatedAt: new Date() }, include: { user: true } });
+      if (existing.role !== role) {
+        await writeAudit(tx, {
+          workspaceId, actor, action: "member.role_changed", target: { kind: "user", id: user.id },
+          correlationId: caller.correlationId, details: { from: existing.role, to: role },
+        });
+      }
+      return { member: toMember(m), created: false };
+    }
+    const m = await tx.membership.create({
+      data: { id: newId("mem"), workspaceId, userId: user.id, role },
+      include: { user: true },
+    });
+    await writeAudit(tx, {
+      workspaceId, actor, action: "member.upserted", target: { kind: "user", id: user.id },
+      correlationId: caller.correlationId, details: { role },
+    });
+    return { member: toMember(m), created: true };
+  });
+}

@@ -1,0 +1,205 @@
+import { TRPCError } from "@trpc/server";
+import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { ZodError } from "zod";
+import { appRouter } from "@/server/trpc/root";
+import { trpcErrorToAppError, type TMeta } from "@/server/trpc/init";
+import { createContextInner, type TContext } from "@/server/trpc/context";
+import { authenticateRequest } from "@/server/domain/identity/authenticate";
+import { getDb } from "@/server/platform/db/client";
+import { env } from "@/server/platform/env";
+import { AppError, problemResponse, toAppError } from "@/server/platform/errors";
+import { readBodyLimited, parseJsonBody } from "@/server/platform/body";
+import { resolveCorrelation } from "@/server/platform/correlation";
+import { canonicalJson } from "@/server/platform/canonical-json";
+import { sha256Hex } from "@/server/platform/crypto";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  validateIdempotencyKey,
+} from "@/server/platform/idempotency";
+import { logger } from "@/server/platform/logger";
+
+/**
+ * The `/v1` REST boundary: trpc-to-openapi behind a thin wrapper that owns
+ * what the library gets wrong for our contract: problem+json errors, 201/202/
+ * 204 statuses, 422 for body schema failures, body size limits, empty-body
+ * normalisation, correlation ids and Idempotency-Key replay. The library's
+ * node handler is built once (its fetch adapter rebuilds it per request).
+ */
+type TSeed = { ctx: TContext; error?: TRPCError; procedurePath?: string };
+const seeds = new WeakMap<object, TSeed>();
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+// The library strips `endpoint` from the URL with String.replace. Our procedure
+// paths carry the full /v1 prefix, so we hand it a string no URL can contain.
+type TNodeHandler = (req: unknown, res: unknown) => Promise<void>;
+let nodeHandler: TNodeHandler | undefined;
+function handler(): TNodeHandler {
+  nodeHandler ??= createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req }: { req: object }) => seeds.get(req)!.ctx,
+    responseMeta: ({ ctx, paths, errors }: { ctx?: TContext; paths?: string[]; errors: unknown[] }) => {
+      if (errors.length || !paths?.[0]) return {};
+      const meta = procedureMeta(paths[0]);
+      return { status: meta?.successStatus ?? 200, headers: { ...ctx?.resHeaders } };
+    },
+    onError: ({ error, req, path }: { error: TRPCError; req: object; path?: string }) => {
+      const seed = seeds.get(req);
+      if (seed) {
+        seed.error = error;
+        seed.procedurePath = path;
+      }
+    },
+  } as never) as unknown as TNodeHandler;
+  return nodeHandler;
+}
+
+function procedureMeta(path: string): TMeta | undefined {
+  const procs = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: TMeta } }>;
+  return procs[path]?._def.meta;
+}
+
+type TDispatched = { status: number; headers: Headers; body: string };
+
+function dispatch(req: Request, body: unknown, ctx: TContext): Promise<TDispatched & { seed: TSeed }> {
+  const proxy = new Proxy(req, {
+    get(target, prop) {
+      if (prop === "body") return body;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const seed: TSeed = { ctx };
+  seeds.set(proxy, seed);
+  return new Promise((resolve, reject) => {
+    const headers = new Headers();
+    let status = 200;
+    const res = {
+      setHeader: (k: string, v: string | string[]) => {
+        for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
+      },
+      get statusCode() {
+        return status;
+      },
+      set statusCode(code: number) {
+        status = code;
+      },
+      end: (b?: string) => resolve({ status, headers, body: b ?? "", seed }),
+    };
+    handler()(proxy, res).catch(reject);
+  });
+}
+
+/** Which part of the request a zod failure is about: path params and query are 400, bodies 422. */
+function zodWhere(error: TRPCError, method: string, seed: TSeed): "body" | "query" {
+  if (!BODY_METHODS.has(method)) return "query";
+  const meta = seed.procedurePath ? procedureMeta(seed.procedurePath) : undefined;
+  const pathParams = new Set([...(meta?.openapi?.path ?? "").matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  const cause = error.cause;
+  if (cause instanceof ZodError && cause.issues.some((i) => pathParams.has(String(i.path[0])))) return "query";
+  return "body";
+}
+
+export async function handleRest(req: Request): Promise<Response> {
+  const started = performance.now();
+  const url = new URL(req.url);
+  const instance = url.pathname;
+  let correlationId = "";
+  try {
+    const corr = resolveCorrelation(req.headers);
+    correlationId = corr.correlationId;
+    await getDb();
+
+    const method = req.method.toUpperCase();
+    let body: unknown = undefined;
+    if (BODY_METHODS.has(method)) {
+      const text = await readBodyLimited(req, env().CAPSTAN_MAX_BODY_BYTES);
+      body = parseJsonBody(text, req.headers.get("content-type"));
+    }
+    const idemKey = method === "POST" ? validateIdempotencyKey(req.headers.get("idempotency-key")) : undefined;
+    const auth = await authenticateRequest(req.headers.get("authorization"));
+    const ctx = createContextInner({
+      correlationId,
+      clientReference: corr.clientReference,
+      principal: auth.principal,
+      authError: auth.error,
+      transport: "rest",
+      request: { method, path: instance },
+    });
+
+    // Normalise the request the library sees: JSON content type, parsed body.
+    const headers = new Headers(req.headers);
+    if (BODY_METHODS.has(method)) headers.set("content-type", "application/json");
+    const forwarded = new Request(req.url, { method, headers });
+
+    let claimId: string | undefined;
+    if (idemKey && auth.principal) {
+      const scope = { principalId: auth.principal.userId, method, path: instance, key: idemKey };
+      const claim = await claimIdempotencyKey(scope, sha256Hex(canonicalJson(body ?? {})));
+      if (claim.kind === "replay") {
+        const h = new Headers(claim.response.headers);
+        h.set("idempotent-replayed", "true");
+        h.set("x-correlation-id", correlationId);
+        return new Response(claim.response.status === 204 ? null : claim.response.body, { status: claim.response.status, headers: h });
+      }
+      claimId = claim.id;
+    }
+
+    let response: Response;
+    try {
+      response = await toResponse(await dispatch(forwarded, body, ctx), method, instance, correlationId);
+    } catch (err) {
+      if (claimId) await releaseIdempotencyKey(claimId);
+      throw err;
+    }
+    if (claimId) {
+      const text = await response.clone().text();
+      const stored = { status: response.status, headers: storableHeaders(response.headers), body: redactForReplay(text, ctx.omitOnReplay) };
+      await completeIdempotencyKey(claimId, stored);
+    }
+    logger.debug("http.request", { method, path: instance, status: response.status, ms: Math.round(performance.now() - started), correlation_id: correlationId });
+    return response;
+  } catch (err) {
+    const appErr = toAppError(err);
+    if (appErr.code === "internal") logger.error("http.unhandled", { path: instance, correlation_id: correlationId, error: String((err as Error)?.stack ?? err) });
+    return problemResponse(appErr, { instance, correlationId: correlationId || "evt_00000000000000000000000000" });
+  }
+}
+
+async function toResponse(d: TDispatched & { seed: TSeed }, method: string, instance: string, correlationId: string): Promise<Response> {
+  if (d.seed.error) {
+    const error = d.seed.error;
+    const appErr = error.cause instanceof AppError ? error.cause : trpcErrorToAppError(error, zodWhere(error, method, d.seed));
+    if (appErr.code === "internal") {
+      logger.error("http.procedure_failed", { path: instance, correlation_id: correlationId, error: String(error.cause?.stack ?? error.stack) });
+    }
+    return problemResponse(appErr, { instance, correlationId, headers: d.seed.ctx.resHeaders });
+  }
+  const headers = new Headers(d.headers);
+  headers.set("x-correlation-id", correlationId);
+  if (d.status === 204) {
+    headers.delete("content-type");
+    return new Response(null, { status: 204, headers });
+  }
+  return new Response(d.body, { status: d.status, headers });
+}
+
+function storableHeaders(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((v, k) => {
+    if (k !== "x-correlation-id" && k !== "set-cookie") out[k] = v;
+  });
+  return out;
+}
+
+function redactForReplay(text: string, omit?: string[]): string {
+  if (!omit?.length) return text;
+  try {
+    const obj = JSON.parse(text) as Record<string, unknown>;
+    for (const k of omit) delete obj[k];
+    return JSON.stringify(obj);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,102 @@
+import type { Prisma } from "@/generated/prisma/client";
+import { canonicalJson } from "./canonical-json";
+import { db, type TDb } from "./db/client";
+import { newId } from "./ids";
+import { redact } from "./logger";
+import { sha256Hex } from "./crypto";
+
+/**
+ * Append-only audit trail, hash-chained per workspace:
+ *   hash = sha256(prev_hash | seq | canonical JSON of the record body).
+ * Writes take a per-workspace transaction-scoped advisory lock so the chain
+ * has no forks; call it inside the transaction of the change it records.
+ * The table has a trigger refusing UPDATE and DELETE.
+ */
+export const AUDIT_ACTIONS = [
+  "billing.payment_succeeded", "billing.payment_failed", "billing.refunded", "billing.subscription_changed",
+  "billing.profile_changed", "billing.invoice_issued", "billing.granted", "billing.adjusted", "billing.tier_changed",
+  "billing.rate_card_updated", "credential.created", "credential.revoked", "binding.requested", "binding.ready",
+  "binding.failed", "binding.revoked", "binding.expired", "service_identity.created", "service_identity.revoked",
+  "service_identity.secret_rotated", "member.upserted", "member.role_changed", "platform.bootstrapped",
+  "product.created", "release.created", "deployment.requested", "deployment.ready", "deployment.stopped",
+  "plan.changed", "budget.changed", "capability.denied", "capability.output_blocked", "capability.fallback",
+  "bridge.rejected", "usage.denied", "access.qualified", "access.denied", "access.revoked",
+  "isolation.unenforced_run", "isolation.blocked", "pending.resolved", "fix.requested", "fix.decided",
+  "adjudication.decided", "authz.forbidden", "authz.workspace_mismatch", "audit.exported", "audit.retention_deleted",
+] as const;
+export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export type TActor = { kind: "user" | "service" | "system"; id: string | null };
+
+export type TAuditInput = {
+  workspaceId: string;
+  actor: TActor;
+  action: TAuditAction;
+  target?: { kind: string; id: string };
+  correlationId: string;
+  details?: Record<string, unknown>;
+};
+
+type TTx = Prisma.TransactionClient | TDb;
+
+/** The hashed body of a record: everything but seq, prev_hash and hash. */
+export function auditBody(r: {
+  id: string; workspaceId: string; actorKind: string; actorId: string | null; action: string;
+  targetKind: string | null; targetId: string | null; correlationId: string; details: unknown; createdAt: Date;
+}): string {
+  return canonicalJson({
+    id: r.id, workspace_id: r.workspaceId, actor_kind: r.actorKind, actor_id: r.actorId, action: r.action,
+    target_kind: r.targetKind, target_id: r.targetId, correlation_id: r.correlationId, details: r.details,
+    created_at: r.createdAt.toISOString(),
+  });
+}
+
+export function chainHash(prevHash: string | null, seq: bigint | number, body: string): string {
+  return sha256Hex(`${prevHash ?? ""}|${seq.toString()}|${body}`);
+}
+
+export async function writeAudit(tx: TTx, input: TAuditInput): Promise<string> {
+  const id = newId("aud");
+  const createdAt = new Date();
+  const details = redact(input.details ?? {}) as Record<string, unknown>;
+  const body = auditBody({
+    id, workspaceId: input.workspaceId, actorKind: input.actor.kind, actorId: input.actor.id,
+    action: input.action, targetKind: input.target?.kind ?? null, targetId: input.target?.id ?? null,
+    correlationId: input.correlationId, details, createdAt,
+  });
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"audit:" + input.workspaceId}, 0))`;
+  const last = await tx.$queryRaw<{ seq: bigint; hash: string }[]>`
+    SELECT seq, hash FROM audit_records WHERE workspace_id = ${input.workspaceId} ORDER BY seq DESC LIMIT 1`;
+  const prev = last[0];
+  const seq = (prev?.seq ?? BigInt(0)) + BigInt(1);
+  await tx.auditRecord.create({
+    data: {
+      id, workspaceId: input.workspaceId, seq, actorId: input.actor.id, actorKind: input.actor.kind,
+      action: input.action, targetId: input.target?.id ?? null, targetKind: input.target?.kind ?? null,
+      correlationId: input.correlationId, details: details as Prisma.InputJsonValue,
+      prevHash: prev?.hash ?? null, hash: chainHash(prev?.hash ?? null, seq, body), createdAt,
+    },
+  });
+  return id;
+}
+
+/** Writes one audit record in its own transaction (for records not tied to a change, e.g. authz denials). */
+export async function writeAuditStandalone(input: TAuditInput): Promise<string> {
+  return db().$transaction((tx) => writeAudit(tx, input));
+}
+
+/** Recomputes a workspace's chain; returns the first broken record id, or null when intact. */
+export async function verifyAuditChain(workspaceId: string): Promise<{ ok: boolean; brokenAt: string | null; count: number }> {
+  const rows = await db().auditRecord.findMany({ where: { workspaceId }, orderBy: { seq: "asc" } });
+  let prev: string | null = null;
+  let expectedSeq = BigInt(1);
+  for (const r of rows) {
+    const body = auditBody({ ...r, details: r.details });
+    if (r.seq !== expectedSeq || r.prevHash !== prev || r.hash !== chainHash(prev, r.seq, body)) {
+      return { ok: false, brokenAt: r.id, count: rows.length };
+    }
+    prev = r.hash;
+    expectedSeq += BigInt(1);
+  }
+  return { ok: true, brokenAt: null, count: rows.length };
+}

@@ -1,0 +1,52 @@
+import { AppError } from "./errors";
+
+/** Reads a request body up to `max` bytes; past that it is a 413 problem. */
+export async function readBodyLimited(req: Request, max: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > max) throw tooLarge(max);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(max);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(max: number): AppError {
+  return new AppError("bad_request", `The request body exceeds ${max} bytes`, {
+    status: 413,
+    reason: "payload_too_large",
+    extensions: { limit_bytes: max },
+  });
+}
+
+/**
+ * Parses a JSON request body. An empty body is `{}` (trpc-to-openapi would
+ * otherwise answer 415/400 to a bodiless POST); a non-JSON content type with a
+ * body is 415; text that is not JSON is 400.
+ */
+export function parseJsonBody(text: string, contentType: string | null): unknown {
+  if (text.trim() === "") return {};
+  if (contentType && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType)) {
+    throw new AppError("bad_request", "Request bodies must be application/json", {
+      status: 415,
+      reason: "unsupported_media_type",
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AppError("bad_request", `The request body is not valid JSON: ${(err as Error).message}`, {
+      reason: "malformed_json",
+    });
+  }
+}

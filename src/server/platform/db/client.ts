@@ -1,0 +1,84 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PrismaClient } from "@/generated/prisma/client";
+import { env } from "../env";
+import { logger } from "../logger";
+import { migrate } from "./migrate";
+import { connectPg, pgliteRunner } from "./sql-runner";
+
+export type TDb = PrismaClient;
+
+type TState = { promise?: Promise<TDb>; client?: TDb; kind?: "postgres" | "pglite"; close?: () => Promise<void> };
+
+// Next.js bundles instrumentation, route handlers and pages separately; the
+// process-wide state lives on globalThis so they all share one client.
+const g = globalThis as unknown as { __capstanDb?: TState };
+const state: TState = (g.__capstanDb ??= {});
+
+async function open(): Promise<TDb> {
+  const cfg = env();
+  const log = (line: string) => logger.info("db.migrate", { line });
+  if (cfg.DATABASE_URL) {
+    const { PrismaPg } = await import("@prisma/adapter-pg");
+    if (cfg.CAPSTAN_MIGRATE_ON_START) {
+      const runner = await connectPg(cfg.DATABASE_URL);
+      try {
+        await migrate(runner, { log });
+      } finally {
+        await runner.close();
+      }
+    }
+    const adapter = new PrismaPg({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE });
+    const client = new PrismaClient({ adapter });
+    state.kind = "postgres";
+    state.close = () => client.$disconnect();
+    return client;
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  const dir = path.resolve(cfg.CAPSTAN_DATA_DIR, "pglite");
+  await mkdir(dir, { recursive: true });
+  logger.info("db.embedded", { dir, note: "DATABASE_URL is unset: using embedded PGlite" });
+  const lite = await PGlite.create(dir);
+  if (cfg.CAPSTAN_MIGRATE_ON_START) await migrate(pgliteRunner(lite), { log });
+  const client = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  state.kind = "pglite";
+  state.close = async () => {
+    await client.$disconnect();
+    await lite.close();
+  };
+  return client;
+}
+
+/** Opens (once per process) and returns the database client. */
+export function getDb(): Promise<TDb> {
+  state.promise ??= open().then(
+    (client) => {
+      state.client = client;
+      return client;
+    },
+    (err) => {
+      state.promise = undefined;
+      throw err;
+    },
+  );
+  return state.promise;
+}
+
+/** The client, for code that runs after getDb() resolved (every request path awaits it first). */
+export function db(): TDb {
+  if (!state.client) throw new Error("database not opened yet: await getDb() first");
+  return state.client;
+}
+
+export function dbKind(): "postgres" | "pglite" | undefined {
+  return state.kind;
+}
+
+export async function closeDb(): Promise<void> {
+  const close = state.close;
+  state.promise = undefined;
+  state.client = undefined;
+  state.close = undefined;
+  await close?.();
+}

@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+/**
+ * The one validated view of the process environment. Everything else reads
+ * configuration from here, never from process.env directly. README.md lists
+ * every variable with its default and meaning.
+ */
+const ZBool = z
+  .enum(["0", "1", "true", "false"])
+  .transform((v) => v === "1" || v === "true");
+
+const ZEnv = z.object({
+  NODE_ENV: z.string().default("development"),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  CAPSTAN_DATA_DIR: z.string().default(".data"),
+  CAPSTAN_MIGRATE_ON_START: ZBool.default(true),
+  CAPSTAN_PUBLIC_URL: z.string().url().default("http://localhost:3000"),
+  CAPSTAN_MASTER_KEY: z.string().optional(),
+  CAPSTAN_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  CAPSTAN_WORKERS: ZBool.default(true),
+  BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional(),
+  NEXTAUTH_SECRET: z.string().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type TEnv = z.infer<typeof ZEnv>;
+
+let cached: TEnv | undefined;
+
+export function env(): TEnv {
+  if (!cached) {
+    const parsed = ZEnv.safeParse(process.env);
+    if (!parsed.success) {
+      const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+      throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** Tests change the environment between cases; they call this afterwards. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,130 @@
+/**
+ * The one domain error type. Services throw AppError; each transport converts
+ * it exactly once: REST/Bridge -> problem+json (problemResponse), tRPC ->
+ * errorFormatter (trpc/init.ts). The catalogue below is the closed set of
+ * spec section 7 codes, kept as data: code -> status -> title.
+ */
+export const ERROR_CATALOGUE = {
+  bad_request: { status: 400, title: "Bad request" },
+  unauthenticated: { status: 401, title: "Unauthenticated" },
+  forbidden: { status: 403, title: "Forbidden" },
+  not_found: { status: 404, title: "Not found" },
+  conflict: { status: 409, title: "Conflict" },
+  validation_failed: { status: 422, title: "Validation failed" },
+  rate_limited: { status: 429, title: "Rate limited" },
+  internal: { status: 500, title: "Internal error" },
+  unavailable: { status: 503, title: "Service unavailable" },
+} as const;
+
+export type TErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as TErrorCode[];
+
+/** Statuses a code may carry besides its default (e.g. 413 and 415 are bad requests). */
+const EXTRA_STATUSES: Partial<Record<TErrorCode, readonly number[]>> = {
+  bad_request: [405, 413, 415],
+};
+
+export type TFieldError = { path: string; message: string; code?: string };
+
+export interface AppErrorOptions {
+  /** A finer machine-readable reason, e.g. `idempotency_key_reused`. */
+  reason?: string;
+  errors?: TFieldError[];
+  /** Override the code's default status (only within EXTRA_STATUSES). */
+  status?: number;
+  /** Response headers the error needs (WWW-Authenticate, Retry-After, Allow). */
+  headers?: Record<string, string>;
+  /** Extra members for the problem document (e.g. rejection detail). */
+  extensions?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: TErrorCode;
+  readonly status: number;
+  readonly reason?: string;
+  readonly errors?: TFieldError[];
+  readonly headers: Record<string, string>;
+  readonly extensions?: Record<string, unknown>;
+
+  constructor(code: TErrorCode, detail: string, opts: AppErrorOptions = {}) {
+    super(detail, { cause: opts.cause });
+    this.name = "AppError";
+    this.code = code;
+    const allowed = [ERROR_CATALOGUE[code].status, ...(EXTRA_STATUSES[code] ?? [])];
+    this.status = opts.status && allowed.includes(opts.status) ? opts.status : ERROR_CATALOGUE[code].status;
+    this.reason = opts.reason;
+    this.errors = opts.errors;
+    this.headers = opts.headers ?? {};
+    this.extensions = opts.extensions;
+  }
+}
+
+export const notFound = (what: string) => new AppError("not_found", `${what} was not found`);
+export const forbidden = (detail: string, reason?: string) => new AppError("forbidden", detail, { reason });
+export const conflict = (detail: string, reason?: string) => new AppError("conflict", detail, { reason });
+export const badRequest = (detail: string, opts: AppErrorOptions = {}) => new AppError("bad_request", detail, opts);
+
+export type TProblem = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  code: TErrorCode;
+  correlation_id: string;
+  reason?: string;
+  errors?: TFieldError[];
+  [extension: string]: unknown;
+};
+
+export const PROBLEM_BASE = "https://capstan.dev/problems/";
+
+/** Anything thrown becomes an AppError; unknown errors never leak their message. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError("internal", "An internal error occurred. Quote the correlation id when reporting it.", {
+    cause: err,
+  });
+}
+
+export function toProblem(err: AppError, ctx: { instance: string; correlationId: string }): TProblem {
+  const problem: TProblem = {
+    type: PROBLEM_BASE + (err.reason ?? err.code),
+    title: ERROR_CATALOGUE[err.code].title,
+    status: err.status,
+    detail: err.message,
+    instance: ctx.instance,
+    code: err.code,
+    correlation_id: ctx.correlationId,
+  };
+  if (err.reason) problem.reason = err.reason;
+  if (err.errors?.length) problem.errors = err.errors;
+  if (err.extensions) Object.assign(problem, err.extensions);
+  return problem;
+}
+
+export function problemResponse(
+  err: unknown,
+  ctx: { instance: string; correlationId: string; headers?: Record<string, string> },
+): Response {
+  const appErr = toAppError(err);
+  const headers = new Headers({
+    "content-type": "application/problem+json",
+    "x-correlation-id": ctx.correlationId,
+    ...ctx.headers,
+    ...appErr.headers,
+  });
+  return new Response(JSON.stringify(toProblem(appErr, ctx)), { status: appErr.status, headers });
+}
+
+/** zod issue path -> JSON-pointer-ish string: ["a", 0, "b"] -> "/a/0/b". */
+export function issuePath(path: ReadonlyArray<PropertyKey>): string {
+  return "/" + path.map((p) => String(p)).join("/");
+}
+
+export function zodIssuesToErrors(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): TFieldError[] {
+  return issues.map((i) => ({ path: i.path.length ? issuePath(i.path) : "/", message: i.message }));
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+/** Crockford base32, lower case: 0-9 and a-z without i, l, o, u. */
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+export const ID_PREFIXES = [
+  "mres", "ws", "usr", "prod", "rev", "ver", "rel", "env", "dep", "srf", "acc", "ses", "inv",
+  "exe", "evt", "pend", "ddl", "ntf", "pipe", "fnd", "qual", "cred", "bind", "hdl", "cap", "svc",
+  "frz", "adj", "fix", "upl", "dom", "wb", "ctx", "aud", "pay", "ivc", "rfd",
+  // Our own resources that the spec does not name.
+  "tok", "mem", "idem", "whk", "dlq",
+] as const;
+export type TIdPrefix = (typeof ID_PREFIXES)[number];
+
+export const PLATFORM_WORKSPACE_ID = "ws_platform";
+
+const BODY = "[0-7][0-9a-hjkmnp-tv-z]{25}";
+export const ID_BODY_RE = new RegExp(`^${BODY}$`);
+export const ANY_ID_RE = new RegExp(`^(${ID_PREFIXES.join("|")})_${BODY}$`);
+
+export function idPattern(prefix: TIdPrefix): RegExp {
+  return new RegExp(`^${prefix}_${BODY}$`);
+}
+
+/** A 26-char ULID: 48-bit millisecond time then 80 random bits. */
+export function ulid(now = Date.now()): string {
+  let out = "";
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[t % 32] + out;
+    t = Math.floor(t / 32);
+  }
+  const rnd = randomBytes(16);
+  for (let i = 0; i < 16; i++) out += ALPHABET[rnd[i]! & 31];
+  return out;
+}
+
+export function newId(prefix: TIdPrefix): string {
+  return `${prefix}_${ulid()}`;
+}
+
+export function isId(prefix: TIdPrefix, value: string): boolean {
+  return idPattern(prefix).test(value);
+}
+
+/** zod schema for one id prefix, e.g. zId("prod"). */
+export function zId(prefix: TIdPrefix) {
+  return z.string().regex(idPattern(prefix), `must be a ${prefix}_ id`);
+}
+
+/** Workspace ids: a ws_ id or the special `ws_platform`. */
+export const zWorkspaceId = z
+  .string()
+  .refine((v) => v === PLATFORM_WORKSPACE_ID || isId("ws", v), "must be a ws_ id or ws_platform");
+
+/** An id of any prefix the spec lists (section 2.1). */
+export const zAnyId = z.string().regex(ANY_ID_RE, "must be an id with a known prefix");

@@ -1,0 +1,66 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { ZodError } from "zod";
+import { AppError, toAppError, toProblem, zodIssuesToErrors } from "@/server/platform/errors";
+import type { TContext } from "./context";
+
+export type TMeta = OpenApiMeta<{
+  /** Success status on REST (default 200). 204 procedures output z.void(). */
+  successStatus?: 200 | 201 | 202 | 204;
+}>;
+
+/**
+ * tRPC errors carry the same problem document REST returns (in `data.problem`),
+ * so the console shows exactly what a script would see.
+ */
+const t = initTRPC
+  .context<TContext>()
+  .meta<TMeta>()
+  .create({
+    errorFormatter({ shape, error, ctx }) {
+      const appError = trpcErrorToAppError(error, "body");
+      const problem = toProblem(appError, {
+        instance: ctx?.request.path ?? "/api/trpc",
+        correlationId: ctx?.correlationId ?? "",
+      });
+      return { ...shape, message: appError.code === "internal" ? problem.detail : shape.message, data: { ...shape.data, stack: undefined, problem } };
+    },
+  });
+
+export const router = t.router;
+export const middleware = t.middleware;
+export const publicProcedure = t.procedure;
+export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * The single conversion from a tRPC error to our domain error. Schema failures
+ * of a body are 422; of the query, path or headers 400 (`where`).
+ */
+export function trpcErrorToAppError(error: TRPCError, where: "body" | "query"): AppError {
+  const cause = error.cause;
+  if (cause instanceof AppError) return cause;
+  if (error.code === "BAD_REQUEST" && cause instanceof ZodError) {
+    const errors = zodIssuesToErrors(cause.issues);
+    return where === "body"
+      ? new AppError("validation_failed", "The request body does not match the schema", { errors })
+      : new AppError("bad_request", "The request parameters are invalid", { errors, reason: "invalid_parameters" });
+  }
+  switch (error.code) {
+    case "PARSE_ERROR":
+      return new AppError("bad_request", "The request body is not valid JSON", { reason: "malformed_json" });
+    case "NOT_FOUND":
+      return new AppError("not_found", "No such route", { reason: "route_not_found" });
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return new AppError("bad_request", "Request bodies must be application/json", { status: 415, reason: "unsupported_media_type" });
+    case "PAYLOAD_TOO_LARGE":
+      return new AppError("bad_request", "The request body is too large", { status: 413, reason: "payload_too_large" });
+    case "METHOD_NOT_SUPPORTED":
+      return new AppError("bad_request", "Method not allowed", { status: 405, reason: "method_not_allowed" });
+    case "UNAUTHORIZED":
+      return new AppError("unauthenticated", error.message);
+    case "FORBIDDEN":
+      return new AppError("forbidden", error.message);
+    default:
+      return toAppError(cause ?? error);
+  }
+}

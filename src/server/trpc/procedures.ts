@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { AppError } from "@/server/platform/errors";
+import { zWorkspaceId } from "@/server/platform/ids";
+import { invalidToken } from "@/server/platform/jwt";
+import { resolveWorkspaceAccess, type TRole } from "@/server/domain/identity/access.service";
+import { middleware, publicProcedure } from "./init";
+import type { TPrincipal } from "./context";
+
+export { publicProcedure };
+
+/** Narrows ctx.principal to non-null; a refused or missing credential is a 401 with its challenge. */
+export const authedProcedure = publicProcedure.use(
+  middleware(({ ctx, next }) => {
+    if (!ctx.principal) throw ctx.authError ?? invalidToken("no bearer token was presented");
+    return next({ ctx: { ...ctx, principal: ctx.principal as TPrincipal } });
+  }),
+);
+
+export const zWsInput = z.object({ ws: zWorkspaceId });
+
+/**
+ * A procedure scoped to the `{ws}` path parameter, requiring at least `role`.
+ * Not a member: 403 (audited authz.workspace_mismatch). Member below the role:
+ * 403 (audited authz.forbidden). Roles are read live on every call.
+ */
+export function workspaceProcedure(role: TRole) {
+  return authedProcedure.input(zWsInput).use(async ({ ctx, input, next, path }) => {
+    const access = await resolveWorkspaceAccess({
+      principal: ctx.principal,
+      workspaceId: input.ws,
+      minRole: role,
+      correlationId: ctx.correlationId,
+      operation: path,
+    });
+    return next({ ctx: { ...ctx, workspace: access } });
+  });
+}
+
+/** Owner or admin of ws_platform. */
+export const platformAdminProcedure = authedProcedure.use(async ({ ctx, next, path }) => {
+  const access = await resolveWorkspaceAccess({
+    principal: ctx.principal,
+    workspaceId: "ws_platform",
+    minRole: "admin",
+    correlationId: ctx.correlationId,
+    operation: path,
+  });
+  return next({ ctx: { ...ctx, platform: access } });
+});
+
+export { AppError };

@@ -1,0 +1,38 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const alias = {
+  "@": path.resolve(__dirname, "src"),
+  // `server-only` throws outside a React Server environment.
+  "server-only": path.resolve(__dirname, "test/support/empty.ts"),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "int",
+          include: ["src/**/*.int.test.ts", "test/**/*.int.test.ts"],
+          environment: "node",
+          globalSetup: ["test/support/global-setup.ts"],
+          setupFiles: ["test/support/per-file-db.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: "forks",
+        },
+      },
+    ],
+  },
+});
