@@ -10,8 +10,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 
-function runOrExit(args, what) {
-  console.log(`[start] ${what}`);
+function runOrExit(args, what, intro = what) {
+  console.log(`[start] ${intro}`);
   const r = spawnSync(process.execPath, args, { stdio: "inherit", cwd: root, env: process.env });
   if (r.error) {
     console.error(`[start] ${what} could not run: ${r.error.message}`);
@@ -27,7 +27,7 @@ if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
   if (!existsSync(path.join(root, "src", "generated", "prisma"))) {
     runOrExit([path.join(root, "scripts", "prisma-generate.mjs")], "generating the Prisma client");
   }
-  runOrExit([nextBin, "build"], "no production build found (.next/BUILD_ID): running next build");
+  runOrExit([nextBin, "build"], "next build", "no production build found (.next/BUILD_ID): running next build");
 }
 
 const port = process.env.PORT ?? "3000";

@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import { closeDb, getDb } from "@/server/platform/db/client";
+import { env } from "@/server/platform/env";
+import { callOperatorSocket } from "@/server/platform/operator-socket";
 import { ensureSigningKey, rotateSigningKey } from "@/server/platform/jwt";
 import { issueTokenForEmail, parseTtl } from "@/server/domain/identity/tokens.service";
 
@@ -17,9 +19,19 @@ async function main(argv: string[]): Promise<number> {
     case "token": {
       const { values } = parseArgs({ args: rest, options: { email: { type: "string" }, ttl: { type: "string", default: "1h" }, name: { type: "string", default: "cli" } } });
       if (!values.email) throw new Error("--email is required");
+      const ttlSeconds = parseTtl(values.ttl!);
+      if (!env().DATABASE_URL) {
+        // A running embedded server owns the database: ask it over its socket.
+        const res = await callOperatorSocket({ cmd: "token", email: values.email, ttl_seconds: ttlSeconds, name: values.name! });
+        if (res?.ok) {
+          process.stdout.write(res.token + "\n");
+          return 0;
+        }
+        if (res) throw new Error(res.error);
+      }
       await getDb();
       await ensureSigningKey();
-      process.stdout.write((await issueTokenForEmail(values.email, parseTtl(values.ttl!), values.name)) + "\n");
+      process.stdout.write((await issueTokenForEmail(values.email, ttlSeconds, values.name)) + "\n");
       return 0;
     }
     case "migrate":

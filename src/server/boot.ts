@@ -1,4 +1,6 @@
-import { getDb } from "@/server/platform/db/client";
+import { dbKind, getDb } from "@/server/platform/db/client";
+import { startOperatorSocket } from "@/server/platform/operator-socket";
+import { issueTokenForEmail } from "@/server/domain/identity/tokens.service";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { ensureSigningKey } from "@/server/platform/jwt";
@@ -16,6 +18,13 @@ export async function boot(): Promise<void> {
   await getDb();
   await ensureSigningKey();
   await bootstrapPlatform(newId("evt"));
+  if (dbKind() === "pglite") {
+    startOperatorSocket(async (req) =>
+      req.cmd === "token"
+        ? { ok: true, token: await issueTokenForEmail(req.email, req.ttl_seconds, req.name) }
+        : { ok: false, error: "unknown command" },
+    );
+  }
   if (env().CAPSTAN_WORKERS) startWorkers();
   logger.info("boot.ready", { ms: Date.now() - started });
 }

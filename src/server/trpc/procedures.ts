@@ -22,6 +22,9 @@ export const zWsInput = z.object({ ws: zWorkspaceId });
  * A procedure scoped to the `{ws}` path parameter, requiring at least `role`.
  * Not a member: 403 (audited authz.workspace_mismatch). Member below the role:
  * 403 (audited authz.forbidden). Roles are read live on every call.
+ * tRPC hands every input parser the whole input (body + path params), so a
+ * strict body schema of such a procedure must `.extend({ ws: zWorkspaceId })`
+ * (and any other path params) or it would reject the path params.
  */
 export function workspaceProcedure(role: TRole) {
   return authedProcedure.input(zWsInput).use(async ({ ctx, input, next, path }) => {

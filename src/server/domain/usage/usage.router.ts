@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zWorkspaceId } from "@/server/platform/ids";
 import { router } from "@/server/trpc/init";
 import { workspaceProcedure } from "@/server/trpc/procedures";
 import { USAGE_CATEGORIES, ZBudget, ZBudgetList, ZBudgetRequest, ZPlan, ZPlanRequest } from "./usage.contract";
@@ -16,7 +17,7 @@ export const usageRouter = router({
 
   setPlan: workspaceProcedure("admin")
     .meta({ openapi: { method: "PUT", path: "/v1/workspaces/{ws}/plan", tags, summary: "Change the plan" } })
-    .input(ZPlanRequest)
+    .input(ZPlanRequest.extend({ ws: zWorkspaceId }))
     .output(ZPlan)
     .mutation(({ ctx, input }) =>
       setPlan({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.plan),
@@ -30,7 +31,7 @@ export const usageRouter = router({
 
   setBudget: workspaceProcedure("admin")
     .meta({ openapi: { method: "PUT", path: "/v1/workspaces/{ws}/budgets/{category}", tags, summary: "Set a monthly budget limit (null = unlimited)" } })
-    .input(ZBudgetRequest.extend({ category: z.enum(USAGE_CATEGORIES) }))
+    .input(ZBudgetRequest.extend({ ws: zWorkspaceId, category: z.enum(USAGE_CATEGORIES) }))
     .output(ZBudget)
     .mutation(({ ctx, input }) =>
       setBudgetLimit(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { zId } from "@/server/platform/ids";
+import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { authedProcedure, workspaceProcedure } from "@/server/trpc/procedures";
@@ -39,7 +39,7 @@ export const workspacesRouter = router({
 
   putMember: workspaceProcedure("admin")
     .meta({ openapi: { method: "PUT", path: "/v1/workspaces/{ws}/members/{usr}", tags, summary: "Add a member or change their role" } })
-    .input(ZMemberPut.extend({ usr: zId("usr") }))
+    .input(ZMemberPut.extend({ ws: zWorkspaceId, usr: zId("usr") }))
     .output(ZMember)
     .mutation(async ({ ctx, input }) => {
       const caller = { userId: ctx.principal.userId, correlationId: ctx.correlationId, role: ctx.workspace.role };
@@ -48,7 +48,7 @@ export const workspacesRouter = router({
 
   addMember: workspaceProcedure("admin")
     .meta({ openapi: { method: "POST", path: "/v1/workspaces/{ws}/members", tags, summary: "Add a member by email" }, successStatus: 201 })
-    .input(ZMemberAdd)
+    .input(ZMemberAdd.extend({ ws: zWorkspaceId }))
     .output(ZMember)
     .mutation(async ({ ctx, input }) => {
       const caller = { userId: ctx.principal.userId, correlationId: ctx.correlationId, role: ctx.workspace.role };

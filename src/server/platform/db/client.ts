@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PrismaClient } from "@/generated/prisma/client";
 import { env } from "../env";
@@ -39,6 +39,7 @@ async function open(): Promise<TDb> {
   const dir = path.resolve(cfg.CAPSTAN_DATA_DIR, "pglite");
   await mkdir(dir, { recursive: true });
   logger.info("db.embedded", { dir, note: "DATABASE_URL is unset: using embedded PGlite" });
+  const releaseLock = await lockEmbedded(dir);
   const lite = await PGlite.create(dir);
   if (cfg.CAPSTAN_MIGRATE_ON_START) await migrate(pgliteRunner(lite), { log });
   const client = new PrismaClient({ adapter: new PrismaPGlite(lite) });
@@ -46,8 +47,36 @@ async function open(): Promise<TDb> {
   state.close = async () => {
     await client.$disconnect();
     await lite.close();
+    await releaseLock();
   };
   return client;
+}
+
+/**
+ * PGlite is single-process: a second process opening the same directory would
+ * corrupt it. A pid file refuses that with a clear message (the operator CLI
+ * talks to a running server through its socket instead).
+ */
+async function lockEmbedded(dir: string): Promise<() => Promise<void>> {
+  const file = `${dir}.pid`;
+  const other = Number((await readFile(file, "utf8").catch(() => "")).trim());
+  if (other && other !== process.pid && isAlive(other)) {
+    throw new Error(
+      `The embedded database ${dir} is in use by process ${other} (a running Capstan server). ` +
+        "Stop it, talk to it (the CLI does so through its socket), or set DATABASE_URL.",
+    );
+  }
+  await writeFile(file, String(process.pid));
+  return () => rm(file, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** Opens (once per process) and returns the database client. */

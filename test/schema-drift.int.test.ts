@@ -1,0 +1,320 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "../src/server/platform/db/migrate";
+import { type SqlRunner, connectPg } from "../src/server/platform/db/sql-runner";
+import {
+  type TDmmf,
+  type TIntrospectedSchema,
+  type TTable,
+  compareSchema,
+  introspectSchema,
+  loadPrismaDmmf,
+} from "./support/schema-compare";
+
+/**
+ * prisma/schema.prisma and the hand-written SQL in prisma/migrations must
+ * describe the same database: migrate a fresh database, introspect it and
+ * compare with Prisma's DMMF of schema.prisma.
+ */
+const ADMIN_URL =
+  process.env.CAPSTAN_TEST_PG_ADMIN_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+const DB_NAME = `capstan_drift_${randomBytes(6).toString("hex")}`;
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function urlFor(name: string): string {
+  const u = new URL(ADMIN_URL);
+  u.pathname = "/" + name;
+  return u.toString();
+}
+
+let db: SqlRunner | undefined;
+let introspected: TIntrospectedSchema;
+let dmmf: TDmmf;
+
+beforeAll(async () => {
+  dmmf = loadPrismaDmmf();
+  await admin(`CREATE DATABASE "${DB_NAME}"`);
+  db = await connectPg(urlFor(DB_NAME));
+  await migrate(db);
+  introspected = await introspectSchema(db);
+});
+
+afterAll(async () => {
+  await db?.close();
+  await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+});
+
+/** A deep copy of the introspected schema with one table changed. */
+function doctored(table: string, change: (t: TTable) => void): TIntrospectedSchema {
+  const copy = structuredClone(introspected);
+  change(copy.tables[table]!);
+  return copy;
+}
+
+function doctoredDmmf(change: (d: TDmmf) => void): TDmmf {
+  const copy = structuredClone(dmmf);
+  change(copy);
+  return copy;
+}
+
+const model = (d: TDmmf, name: string) => d.datamodel.models.find((m) => m.name === name)!;
+
+describe("schema.prisma versus the migrated database", () => {
+  it("agree", () => {
+    expect(compareSchema(introspected, dmmf)).toEqual([]);
+  });
+
+  it("are both non-trivial, so the agreement means something", () => {
+    const models = dmmf.datamodel.models;
+    expect(models.length).toBeGreaterThanOrEqual(9);
+    const tables = Object.keys(introspected.tables).filter((t) => t !== "_prisma_migrations").sort();
+    expect(tables).toEqual(models.map((m) => m.dbName ?? m.name).sort());
+
+    // Spot checks of what the introspection reads.
+    const users = introspected.tables.users!;
+    expect(users.columns.email).toEqual({ type: "text", notNull: true, default: null });
+    expect(users.columns.created_at).toEqual({
+      type: "timestamp(3) with time zone",
+      notNull: true,
+      default: "CURRENT_TIMESTAMP",
+    });
+    expect(users.indexes).toContainEqual({ name: "users_email_key", columns: ["email"], unique: true, primary: false });
+    expect(introspected.tables.budgets!.columns.used_units).toEqual({ type: "double precision", notNull: true, default: "0" });
+    expect(introspected.tables.budgets!.columns.limit_units!.notNull).toBe(false);
+    expect(introspected.tables.audit_records!.columns.seq!.type).toBe("bigint");
+    expect(introspected.tables.idempotency_keys!.columns.response_headers!.type).toBe("jsonb");
+    expect(introspected.tables.idempotency_keys!.columns.response_status!.type).toBe("integer");
+    expect(introspected.tables.memberships!.foreignKeys).toContainEqual({
+      name: "memberships_workspace_id_fkey",
+      columns: ["workspace_id"],
+      refTable: "workspaces",
+      refColumns: ["id"],
+      onDelete: "Cascade",
+      onUpdate: "Cascade",
+    });
+    expect(introspected.tables.memberships!.indexes).toContainEqual({
+      name: "memberships_workspace_id_user_id_key",
+      columns: ["workspace_id", "user_id"],
+      unique: true,
+      primary: false,
+    });
+  });
+});
+
+describe("compareSchema detects drift", () => {
+  it.each<[string, () => TIntrospectedSchema, RegExp]>([
+    [
+      "a missing table",
+      () => {
+        const copy = structuredClone(introspected);
+        delete copy.tables.plans;
+        return copy;
+      },
+      /table "plans" is missing/,
+    ],
+    [
+      "an extra table",
+      () => ({ tables: { ...introspected.tables, stray: { columns: {}, indexes: [], foreignKeys: [] } } }),
+      /table "stray" exists in the database but not in schema.prisma/,
+    ],
+    ["a removed column", () => doctored("users", (t) => delete t.columns.password_hash), /"users": column "password_hash" .*missing/],
+    [
+      "an extra column",
+      () => doctored("users", (t) => (t.columns.nickname = { type: "text", notNull: false, default: null })),
+      /"users": column "nickname" exists in the database but not in schema.prisma/,
+    ],
+    [
+      "a flipped nullability (NOT NULL dropped)",
+      () => doctored("users", (t) => (t.columns.email!.notNull = false)),
+      /"users": column "email" is nullable, schema.prisma says required/,
+    ],
+    [
+      "a flipped nullability (NOT NULL added)",
+      () => doctored("api_tokens", (t) => (t.columns.revoked_at!.notNull = true)),
+      /"api_tokens": column "revoked_at" is NOT NULL, schema.prisma says optional/,
+    ],
+    [
+      "a timestamp precision change",
+      () => doctored("users", (t) => (t.columns.created_at!.type = "timestamp(6) with time zone")),
+      /"users": column "created_at" is timestamp\(6\) with time zone, schema.prisma says timestamp\(3\) with time zone/,
+    ],
+    [
+      "a timestamp without time zone",
+      () => doctored("api_tokens", (t) => (t.columns.expires_at!.type = "timestamp(3) without time zone")),
+      /"api_tokens": column "expires_at" is timestamp\(3\) without time zone/,
+    ],
+    [
+      "json instead of jsonb",
+      () => doctored("signing_keys", (t) => (t.columns.public_jwk!.type = "json")),
+      /"signing_keys": column "public_jwk" is json, schema.prisma says jsonb/,
+    ],
+    [
+      "integer instead of bigint",
+      () => doctored("audit_records", (t) => (t.columns.seq!.type = "integer")),
+      /"audit_records": column "seq" is integer, schema.prisma says bigint/,
+    ],
+    [
+      "a dropped now() default",
+      () => doctored("users", (t) => (t.columns.created_at!.default = null)),
+      /"users": column "created_at" has no default, schema.prisma has @default\(now\(\)\)/,
+    ],
+    [
+      "a different numeric default",
+      () => doctored("budgets", (t) => (t.columns.used_units!.default = "1")),
+      /"budgets": column "used_units" default is 1, schema.prisma says 0/,
+    ],
+    [
+      "a default schema.prisma does not have",
+      () => doctored("users", (t) => (t.columns.name!.default = "''::text")),
+      /"users": column "name" has default ''::text, schema.prisma has none/,
+    ],
+    [
+      "a removed unique index",
+      () => doctored("memberships", (t) => (t.indexes = t.indexes.filter((ix) => ix.name !== "memberships_workspace_id_user_id_key"))),
+      /"memberships": unique index on \(workspace_id,user_id\) is missing/,
+    ],
+    [
+      "a removed field-level @unique index",
+      () => doctored("users", (t) => (t.indexes = t.indexes.filter((ix) => ix.name !== "users_email_key"))),
+      /"users": unique index on \(email\) is missing/,
+    ],
+    [
+      "a unique index that is not unique",
+      () => doctored("budgets", (t) => t.indexes.filter((ix) => ix.unique && !ix.primary).forEach((ix) => (ix.unique = false))),
+      /"budgets": unique index on \(workspace_id,usage_category,month\) is missing/,
+    ],
+    [
+      "a unique index over different columns",
+      () => doctored("audit_records", (t) => (t.indexes.find((ix) => ix.name === "audit_records_workspace_id_seq_key")!.columns = ["seq"])),
+      /"audit_records": unique index on \(workspace_id,seq\) is missing/,
+    ],
+    [
+      "an extra unique index",
+      () => doctored("workspaces", (t) => t.indexes.push({ name: "workspaces_name_key", columns: ["name"], unique: true, primary: false })),
+      /"workspaces": unique index "workspaces_name_key" on \(name\) is not declared/,
+    ],
+    [
+      "a removed plain index",
+      () => doctored("audit_records", (t) => (t.indexes = t.indexes.filter((ix) => ix.name !== "audit_records_correlation_id_idx"))),
+      /"audit_records": index on \(correlation_id\) is missing/,
+    ],
+    [
+      "a missing primary key",
+      () => doctored("plans", (t) => (t.indexes = t.indexes.filter((ix) => !ix.primary))),
+      /"plans": primary key \(workspace_id\) is missing/,
+    ],
+    [
+      "a removed foreign key",
+      () => doctored("api_tokens", (t) => (t.foreignKeys = [])),
+      /"api_tokens": foreign key on \(user_id\) for ApiToken.user is missing/,
+    ],
+    [
+      "a different ON DELETE action",
+      () => doctored("memberships", (t) => (t.foreignKeys.find((fk) => fk.columns[0] === "user_id")!.onDelete = "Restrict")),
+      /"memberships": foreign key "memberships_user_id_fkey" is ON DELETE Restrict, schema.prisma says Cascade/,
+    ],
+    [
+      "a different ON UPDATE action",
+      () => doctored("budgets", (t) => (t.foreignKeys[0]!.onUpdate = "NoAction")),
+      /"budgets": foreign key "budgets_workspace_id_fkey" is ON UPDATE NoAction, schema.prisma says Cascade/,
+    ],
+    [
+      "a foreign key to the wrong table",
+      () => doctored("plans", (t) => (t.foreignKeys[0]!.refTable = "users")),
+      /"plans": foreign key "plans_workspace_id_fkey" references users\(id\), schema.prisma says workspaces\(id\)/,
+    ],
+    [
+      "an undeclared foreign key",
+      () =>
+        doctored("workspaces", (t) =>
+          t.foreignKeys.push({
+            name: "workspaces_created_by_id_fkey",
+            columns: ["created_by_id"],
+            refTable: "users",
+            refColumns: ["id"],
+            onDelete: "SetNull",
+            onUpdate: "Cascade",
+          }),
+        ),
+      /"workspaces": foreign key "workspaces_created_by_id_fkey" on \(created_by_id\) is not declared/,
+    ],
+  ])("%s", (_label, make, expected) => {
+    const diffs = compareSchema(make(), dmmf);
+    expect(diffs.length).toBeGreaterThan(0);
+    expect(diffs.join("\n")).toMatch(expected);
+  });
+
+  it.each<[string, (d: TDmmf) => void, RegExp]>([
+    [
+      "a field the migrations never added",
+      (d) =>
+        model(d, "User").fields.push({
+          name: "avatarUrl",
+          dbName: "avatar_url",
+          kind: "scalar",
+          isList: false,
+          isRequired: false,
+          type: "String",
+          hasDefaultValue: false,
+        }),
+      /"users": column "avatar_url" \(User.avatarUrl\) is missing/,
+    ],
+    [
+      "a field made optional in schema.prisma",
+      (d) => (model(d, "Workspace").fields.find((f) => f.name === "name")!.isRequired = false),
+      /"workspaces": column "name" is NOT NULL, schema.prisma says optional/,
+    ],
+    [
+      "a changed native type",
+      (d) => (model(d, "ApiToken").fields.find((f) => f.name === "expiresAt")!.nativeType = ["Timestamp", ["3"]]),
+      /"api_tokens": column "expires_at" is timestamp\(3\) with time zone, schema.prisma says timestamp\(3\) without time zone/,
+    ],
+    [
+      "a renamed table",
+      (d) => (model(d, "Plan").dbName = "workspace_plans"),
+      /table "workspace_plans" is missing[\s\S]*table "plans" exists in the database but not in schema.prisma/,
+    ],
+    [
+      "a new @@unique",
+      (d) => d.datamodel.indexes.push({ model: "ApiToken", type: "unique", fields: [{ name: "userId" }, { name: "name" }] }),
+      /"api_tokens": unique index on \(user_id,name\) is missing/,
+    ],
+    [
+      "an onDelete changed in schema.prisma",
+      (d) => (model(d, "Budget").fields.find((f) => f.name === "workspace")!.relationOnDelete = "Restrict"),
+      /"budgets": foreign key "budgets_workspace_id_fkey" is ON DELETE Cascade, schema.prisma says Restrict/,
+    ],
+  ])("when schema.prisma gains %s", (_label, change, expected) => {
+    const diffs = compareSchema(introspected, doctoredDmmf(change));
+    expect(diffs.join("\n")).toMatch(expected);
+  });
+});
+
+describe("loadPrismaDmmf", () => {
+  it("reads the full data model Prisma derives from schema.prisma", () => {
+    const membership = model(dmmf, "Membership");
+    expect(membership.dbName).toBe("memberships");
+    const workspace = membership.fields.find((f) => f.name === "workspace")!;
+    expect(workspace.relationFromFields).toEqual(["workspaceId"]);
+    expect(workspace.relationOnDelete).toBe("Cascade");
+    const createdAt = membership.fields.find((f) => f.name === "createdAt")!;
+    expect(createdAt.nativeType).toEqual(["Timestamptz", ["3"]]);
+    expect(createdAt.default).toEqual({ name: "now", args: [] });
+    expect(dmmf.datamodel.indexes).toContainEqual({
+      model: "User",
+      type: "unique",
+      isDefinedOnField: true,
+      fields: [{ name: "email" }],
+    });
+  });
+});
