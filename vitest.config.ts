@@ -2,9 +2,9 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = {
-  "@": path.resolve(__dirname, "src"),
+  "@": path.resolve(import.meta.dirname, "src"),
   // `server-only` throws outside a React Server environment.
-  "server-only": path.resolve(__dirname, "test/support/empty.ts"),
+  "server-only": path.resolve(import.meta.dirname, "test/support/empty.ts"),
 };
 
 export default defineConfig({

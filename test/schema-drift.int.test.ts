@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../src/server/platform/db/migrate";
@@ -297,6 +300,69 @@ describe("compareSchema detects drift", () => {
   ])("when schema.prisma gains %s", (_label, change, expected) => {
     const diffs = compareSchema(introspected, doctoredDmmf(change));
     expect(diffs.join("\n")).toMatch(expected);
+  });
+});
+
+describe("drift end to end", () => {
+  it("is found when the database is altered", async () => {
+    await db!.exec("BEGIN");
+    let altered: TIntrospectedSchema;
+    try {
+      await db!.exec(`
+        DROP INDEX "users_email_key";
+        ALTER TABLE "api_tokens" ALTER COLUMN "name" DROP NOT NULL;
+        ALTER TABLE "budgets" ALTER COLUMN "used_units" SET DEFAULT 1;
+        ALTER TABLE "memberships" DROP CONSTRAINT "memberships_user_id_fkey";
+        ALTER TABLE "memberships" ADD CONSTRAINT "memberships_user_id_fkey" FOREIGN KEY ("user_id")
+          REFERENCES "users"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+        ALTER TABLE "signing_keys" ADD COLUMN "note" TEXT;
+        ALTER TABLE "plans" ALTER COLUMN "created_at" TYPE TIMESTAMPTZ(6);
+      `);
+      altered = await introspectSchema(db!);
+    } finally {
+      await db!.exec("ROLLBACK");
+    }
+    const diffs = compareSchema(altered, dmmf);
+    expect(diffs.sort()).toEqual(
+      [
+        'table "api_tokens": column "name" is nullable, schema.prisma says required',
+        'table "budgets": column "used_units" default is 1, schema.prisma says 0',
+        'table "memberships": foreign key "memberships_user_id_fkey" is ON DELETE Restrict, schema.prisma says Cascade',
+        'table "plans": column "created_at" is timestamp(6) with time zone, schema.prisma says timestamp(3) with time zone',
+        'table "signing_keys": column "note" exists in the database but not in schema.prisma',
+        'table "users": unique index on (email) is missing',
+      ].sort(),
+    );
+    // The rollback restored the migrated state.
+    expect(compareSchema(await introspectSchema(db!), dmmf)).toEqual([]);
+  });
+
+  it("is found when schema.prisma is edited", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "capstan-drift-"));
+    try {
+      const original = readFileSync(path.join(process.cwd(), "prisma", "schema.prisma"), "utf8");
+      const edited = original
+        .replace(/(\n\s*email\s+)String(\s+)@unique/, "$1String?$2")
+        .replace(/(\n\s*seq\s+)BigInt/, "$1Int")
+        .replace(/(\n\s*usedUnits\s+Float\s+)@default\(0\)/, "$1@default(2.5)");
+      expect(edited).not.toBe(original);
+      const file = path.join(dir, "schema.prisma");
+      writeFileSync(file, edited);
+      const diffs = compareSchema(introspected, loadPrismaDmmf(file));
+      expect(diffs.sort()).toEqual(
+        [
+          'table "audit_records": column "seq" is bigint, schema.prisma says integer',
+          'table "budgets": column "used_units" default is 0, schema.prisma says 2.5',
+          'table "users": column "email" is NOT NULL, schema.prisma says optional',
+          'table "users": unique index "users_email_key" on (email) is not declared in schema.prisma',
+        ].sort(),
+      );
+
+      writeFileSync(file, original.replace("model User {", "model User {\n  broken NotAType"));
+      expect(() => loadPrismaDmmf(file)).toThrow(/does not validate/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

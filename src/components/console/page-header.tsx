@@ -1,0 +1,23 @@
+import type { ReactNode } from "react";
+
+/** The page's single h1, an optional description and right-aligned actions. */
+export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
+      <div className="min-w-0 space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+        {description ? <div className="text-sm text-slate-600">{description}</div> : null}
+      </div>
+      {actions ? <div className="flex items-center gap-2">{actions}</div> : null}
+    </div>
+  );
+}
+
+/** A polite placeholder while a query loads (announced once, not per re-render). */
+export function Loading({ what }: { what: string }) {
+  return (
+    <p role="status" className="text-sm text-slate-500">
+      Loading {what}…
+    </p>
+  );
+}

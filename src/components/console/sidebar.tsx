@@ -1,0 +1,67 @@
+"use client";
+
+import { skipToken, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useParams, usePathname } from "next/navigation";
+import { cn, focusRing } from "@/components/ui/cn";
+import { useTRPC } from "@/lib/trpc/client";
+import { ACCOUNT_NAV, hasRole, WORKSPACE_NAV, workspaceHref } from "./nav-config";
+import { WorkspaceSwitcher } from "./workspace-switcher";
+import type { LucideIcon } from "lucide-react";
+
+function NavLink({ href, label, icon: Icon, active }: { href: string; label: string; icon: LucideIcon; active: boolean }) {
+  return (
+    <Link
+      href={href}
+      aria-current={active ? "page" : undefined}
+      className={cn(
+        "flex items-center gap-2 rounded-md px-2.5 py-1.5 text-sm text-slate-700 hover:bg-slate-200/70",
+        active && "bg-slate-200 font-medium text-slate-900",
+        focusRing,
+      )}
+    >
+      <Icon aria-hidden="true" className="size-4 shrink-0" />
+      {label}
+    </Link>
+  );
+}
+
+/** Workspace switcher, the workspace's areas (from WORKSPACE_NAV) and the user-level links. */
+export function Sidebar() {
+  const params = useParams<{ ws?: string }>();
+  const pathname = usePathname();
+  const trpc = useTRPC();
+  const ws = typeof params.ws === "string" ? params.ws : undefined;
+  const workspace = useQuery(trpc.workspaces.get.queryOptions(ws ? { ws } : skipToken));
+  const role = workspace.data?.role;
+
+  const isActive = (href: string, exact: boolean) => (exact ? pathname === href : pathname === href || pathname.startsWith(href + "/"));
+
+  return (
+    <nav aria-label="Console" className="space-y-6">
+      <WorkspaceSwitcher current={ws} />
+      {ws ? (
+        <ul className="space-y-0.5">
+          {WORKSPACE_NAV.filter((item) => !item.minRole || !role || hasRole(role, item.minRole)).map((item) => {
+            const href = workspaceHref(ws, item.path);
+            return (
+              <li key={item.path}>
+                <NavLink href={href} label={item.label} icon={item.icon} active={isActive(href, item.path === "")} />
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      <div className="space-y-1.5">
+        <p className="px-2.5 text-xs font-medium tracking-wide text-slate-500 uppercase">Account</p>
+        <ul className="space-y-0.5">
+          {ACCOUNT_NAV.map((item) => (
+            <li key={item.href}>
+              <NavLink href={item.href} label={item.label} icon={item.icon} active={isActive(item.href, item.href === "/console")} />
+            </li>
+          ))}
+        </ul>
+      </div>
+    </nav>
+  );
+}
