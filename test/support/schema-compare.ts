@@ -101,10 +101,9 @@ export function loadPrismaDmmf(schemaPath = path.join(process.cwd(), "prisma", "
   const wasmPath = path.join(path.dirname(require.resolve("prisma/package.json")), "build", "prisma_schema_build_bg.wasm");
   const module = new WebAssembly.Module(readFileSync(wasmPath));
 
-  let wasm: TSchemaWasm | undefined;
   let panicMessage = "";
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const readString = (ptr: number, len: number) => decoder.decode(new Uint8Array(wasm!.memory.buffer, ptr >>> 0, len));
+  const readString = (ptr: number, len: number) => decoder.decode(new Uint8Array(wasm.memory.buffer, ptr >>> 0, len));
   const imports: Record<string, (ptr: number, len: number) => unknown> = {};
   for (const { name } of WebAssembly.Module.imports(module)) {
     if (name.startsWith("__wbg_set_message_")) imports[name] = (p, n) => void (panicMessage = readString(p, n));
@@ -115,7 +114,7 @@ export function loadPrismaDmmf(schemaPath = path.join(process.cwd(), "prisma", "
       };
     } else if (name === "__wbindgen_init_externref_table") {
       imports[name] = () => {
-        const table = wasm!.__wbindgen_externrefs;
+        const table = wasm.__wbindgen_externrefs;
         const base = table.grow(4);
         table.set(0, undefined);
         table.set(base + 0, undefined);
@@ -125,7 +124,8 @@ export function loadPrismaDmmf(schemaPath = path.join(process.cwd(), "prisma", "
       };
     } else throw new Error(`prisma schema wasm needs an unknown import ${name}: update loadPrismaDmmf()`);
   }
-  wasm = new WebAssembly.Instance(module, { __wbindgen_placeholder__: imports }).exports as unknown as TSchemaWasm;
+  // The imports above only run after this line (from __wbindgen_start and get_dmmf).
+  const wasm = new WebAssembly.Instance(module, { __wbindgen_placeholder__: imports }).exports as unknown as TSchemaWasm;
   wasm.__wbindgen_start();
 
   const input = new TextEncoder().encode(JSON.stringify({ prismaSchema: readFileSync(schemaPath, "utf8"), noColor: true }));

@@ -9,7 +9,10 @@ type TBudgetBarProps = { label: string; used: number; reserved: number; limit: n
  */
 export function BudgetBar({ label, used, reserved, limit, className }: TBudgetBarProps) {
   const consumed = used + reserved;
-  const summary = `${formatUnits(used)} used + ${formatUnits(reserved)} reserved of ${limit === null ? "unlimited" : formatUnits(limit)}`;
+  const summary =
+    limit === null
+      ? `${formatUnits(used)} used + ${formatUnits(reserved)} reserved · unlimited`
+      : `${formatUnits(used)} used + ${formatUnits(reserved)} reserved of ${formatUnits(limit)}`;
   if (limit === null) {
     return (
       <div className={cn("space-y-1", className)}>

@@ -4,7 +4,7 @@ import { skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, usePathname } from "next/navigation";
 import { cn, focusRing } from "@/components/ui/cn";
-import { useTRPC } from "@/lib/trpc/client";
+import { useTRPC, wsOnly } from "@/lib/trpc/client";
 import { ACCOUNT_NAV, hasRole, WORKSPACE_NAV, workspaceHref } from "./nav-config";
 import { WorkspaceSwitcher } from "./workspace-switcher";
 import type { LucideIcon } from "lucide-react";
@@ -32,7 +32,7 @@ export function Sidebar() {
   const pathname = usePathname();
   const trpc = useTRPC();
   const ws = typeof params.ws === "string" ? params.ws : undefined;
-  const workspace = useQuery(trpc.workspaces.get.queryOptions(ws ? { ws } : skipToken));
+  const workspace = useQuery(trpc.workspaces.get.queryOptions(ws ? wsOnly(ws) : skipToken));
   const role = workspace.data?.role;
 
   const isActive = (href: string, exact: boolean) => (exact ? pathname === href : pathname === href || pathname.startsWith(href + "/"));

@@ -2,6 +2,7 @@
 
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import type { inferRouterInputs } from "@trpc/server";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import type { Session } from "next-auth";
 import { SessionProvider } from "next-auth/react";
@@ -9,6 +10,18 @@ import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/root";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+type TWsOnlyInput = inferRouterInputs<AppRouter>["workspaces"]["get"];
+
+/**
+ * Input for the procedures whose only parameter is the workspace
+ * (workspaces.get, usage.plan, usage.budgets). They declare
+ * `.input(z.object({}))`, which zod 4 infers as Record<string, never>; merged
+ * with `{ ws }` no object literal type-checks, so we cast here, once.
+ */
+export function wsOnly(ws: string): TWsOnlyInput {
+  return { ws } as unknown as TWsOnlyInput;
+}
 
 /** What the console shows of a failure: the server's problem document (RFC 9457), or a stand-in. */
 export type TProblemView = {

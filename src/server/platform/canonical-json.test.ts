@@ -55,7 +55,7 @@ describe("canonicalJson (RFC 8785)", () => {
     [1e-7, "1e-7"],
     [0.000001, "0.000001"],
     [-1.5e-10, "-1.5e-10"],
-    [9007199254740993, "9007199254740992"],
+    [2 ** 53, "9007199254740992"],
     [Number.MAX_VALUE, "1.7976931348623157e+308"],
   ])("serialises the number %s as %s", (value, expected) => {
     expect(canonicalJson(value)).toBe(expected);

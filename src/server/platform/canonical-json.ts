@@ -4,6 +4,10 @@
  * (descriptor, contract, audit chain, idempotency request fingerprints).
  */
 export function canonicalJson(value: unknown): string {
+  // Like JSON.stringify, honour toJSON (a Date becomes its ISO string).
+  if (value !== null && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return canonicalJson((value as { toJSON: () => unknown }).toJSON());
+  }
   if (value === null || typeof value === "boolean") return JSON.stringify(value);
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new Error("canonical JSON cannot encode non-finite numbers");

@@ -46,7 +46,7 @@ function loadKeys() {
   const current = { key: parseKey(raw), id: "" };
   current.id = kekId(current.key);
   const all = new Map<string, TKek>([[current.id, current]]);
-  for (const old of (process.env.CAPSTAN_PREVIOUS_MASTER_KEYS ?? "").split(",").filter(Boolean)) {
+  for (const old of cfg.CAPSTAN_PREVIOUS_MASTER_KEYS.split(",").filter(Boolean)) {
     const key = parseKey(old);
     all.set(kekId(key), { id: kekId(key), key });
   }

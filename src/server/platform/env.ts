@@ -17,8 +17,20 @@ const ZEnv = z.object({
   CAPSTAN_MIGRATE_ON_START: ZBool.default(true),
   CAPSTAN_PUBLIC_URL: z.string().url().default("http://localhost:3000"),
   CAPSTAN_MASTER_KEY: z.string().optional(),
+  /** Comma-separated previous master keys that still decrypt during a rotation. */
+  CAPSTAN_PREVIOUS_MASTER_KEYS: z.string().default(""),
   CAPSTAN_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   CAPSTAN_WORKERS: ZBool.default(true),
+  CAPSTAN_WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Seconds before each webhook attempt after the first failure (Svix's schedule by default). */
+  CAPSTAN_WEBHOOK_SCHEDULE: z
+    .string()
+    .default("0,5,300,1800,7200,18000,36000,36000")
+    .transform((s) => s.split(",").map((x) => Number(x.trim())))
+    .pipe(z.array(z.number().min(0)).min(1)),
+  CAPSTAN_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** Allow http:// and private/loopback webhook targets (tests, local development). */
+  CAPSTAN_WEBHOOK_ALLOW_PRIVATE: ZBool.default(false),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional(),
   NEXTAUTH_SECRET: z.string().optional(),

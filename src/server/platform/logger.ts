@@ -10,7 +10,7 @@ type TLevel = Exclude<keyof typeof LEVELS, "silent">;
 const SECRET_KEY = /secret|password|token|authorization|private|cookie|api[_-]?key/i;
 
 export function redact(value: unknown, depth = 0): unknown {
-  if (depth > 6 || value === null || typeof value !== "object") return value;
+  if (depth > 6 || value === null || typeof value !== "object" || value instanceof Date) return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {

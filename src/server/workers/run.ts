@@ -1,23 +1,42 @@
 import { sweepIdempotencyKeys } from "@/server/platform/idempotency";
+import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
+import { deliverDue, dispatchOutbox } from "@/server/domain/webhooks/delivery.service";
 
 type TLoop = { name: string; everyMs: number; run: () => Promise<unknown> };
 
-/** Background loops. Each tick is independent; a failing tick is logged and retried next time. */
-export const LOOPS: TLoop[] = [{ name: "idempotency-sweeper", everyMs: 10 * 60_000, run: sweepIdempotencyKeys }];
+/**
+ * Background loops. Each tick is independent; a tick never overlaps itself;
+ * a failing tick is logged and retried next time. Every loop is safe to run
+ * in several processes at once (row claims, not memory, decide who works).
+ */
+export function loops(): TLoop[] {
+  const poll = env().CAPSTAN_WORKER_POLL_MS;
+  return [
+    { name: "outbox-dispatch", everyMs: poll, run: dispatchOutbox },
+    { name: "webhook-delivery", everyMs: poll, run: deliverDue },
+    { name: "idempotency-sweeper", everyMs: 10 * 60_000, run: sweepIdempotencyKeys },
+  ];
+}
 
 const g = globalThis as unknown as { __capstanWorkers?: NodeJS.Timeout[] };
 
-export function startWorkers(loops = LOOPS): void {
+export function startWorkers(list = loops(), opts: { keepAlive?: boolean } = {}): void {
   if (g.__capstanWorkers) return;
-  g.__capstanWorkers = loops.map((loop) => {
+  g.__capstanWorkers = list.map((loop) => {
+    let busy = false;
     const timer = setInterval(() => {
-      loop.run().catch((err) => logger.error("worker.tick_failed", { worker: loop.name, error: String(err) }));
+      if (busy) return;
+      busy = true;
+      loop
+        .run()
+        .catch((err) => logger.error("worker.tick_failed", { worker: loop.name, error: String(err) }))
+        .finally(() => (busy = false));
     }, loop.everyMs);
-    timer.unref();
+    if (!opts.keepAlive) timer.unref();
     return timer;
   });
-  logger.info("workers.started", { workers: loops.map((l) => l.name) });
+  logger.info("workers.started", { workers: list.map((l) => l.name) });
 }
 
 export function stopWorkers(): void {

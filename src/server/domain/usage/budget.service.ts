@@ -1,5 +1,6 @@
 import type { Budget } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
+import { emitEvent } from "@/server/platform/outbox";
 import { db } from "@/server/platform/db/client";
 import { iso, utcMonth } from "@/server/platform/time";
 import { USAGE_CATEGORIES, type TBudget, type TUsageCategory } from "./usage.contract";
@@ -63,6 +64,10 @@ export async function setBudgetLimit(
       workspaceId, actor: { kind: "user", id: caller.userId }, action: "budget.changed",
       target: { kind: "budget", id }, correlationId: caller.correlationId,
       details: { usage_category: category, month, from: before.limitUnits, to: limitUnits },
+    });
+    await emitEvent(tx, {
+      workspaceId, type: "budget.changed", correlationId: caller.correlationId, subject: id,
+      data: { workspace_id: workspaceId, budget_id: id, usage_category: category, month, limit_units: limitUnits },
     });
     return toBudget(row);
   });

@@ -1,4 +1,5 @@
 import { writeAudit } from "@/server/platform/audit";
+import { emitEvent } from "@/server/platform/outbox";
 import { db } from "@/server/platform/db/client";
 import { iso } from "@/server/platform/time";
 import type { TPlan, TPlanName, TUsageCategory } from "./usage.contract";
@@ -44,6 +45,10 @@ export async function setPlan(
         workspaceId, actor: { kind: "user", id: caller.userId }, action: "plan.changed",
         target: { kind: "workspace", id: workspaceId }, correlationId: caller.correlationId,
         details: { from: before?.plan ?? null, to: plan },
+      });
+      await emitEvent(tx, {
+        workspaceId, type: "plan.changed", correlationId: caller.correlationId, subject: workspaceId,
+        data: { workspace_id: workspaceId, from: before?.plan ?? null, to: plan, entitlements: PLAN_ENTITLEMENTS[plan] },
       });
     }
     return toPlan(workspaceId, row);

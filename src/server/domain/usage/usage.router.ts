@@ -11,7 +11,6 @@ const tags = ["Plan and budgets"];
 export const usageRouter = router({
   plan: workspaceProcedure("viewer")
     .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/plan", tags, summary: "Get the workspace plan and entitlements" } })
-    .input(z.object({}))
     .output(ZPlan)
     .query(({ ctx }) => getPlan(ctx.workspace.workspaceId)),
 
@@ -25,7 +24,6 @@ export const usageRouter = router({
 
   budgets: workspaceProcedure("viewer")
     .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/budgets", tags, summary: "This UTC month's budget per usage category" } })
-    .input(z.object({}))
     .output(ZBudgetList)
     .query(({ ctx }) => listBudgets(ctx.workspace.workspaceId)),
 

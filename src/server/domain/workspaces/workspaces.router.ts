@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
@@ -27,7 +26,6 @@ export const workspacesRouter = router({
 
   get: workspaceProcedure("viewer")
     .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}", tags, summary: "Get a workspace" } })
-    .input(z.object({}))
     .output(ZWorkspace)
     .query(({ ctx }) => svc.getWorkspace(ctx.workspace.workspaceId, ctx.workspace.role)),
 

@@ -1,5 +1,6 @@
 import type { Membership, User, Workspace } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
+import { emitEvent } from "@/server/platform/outbox";
 import { db } from "@/server/platform/db/client";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -62,6 +63,10 @@ export async function createWorkspace(caller: TCaller, name: string): Promise<TW
       target: { kind: "user", id: caller.userId }, correlationId: caller.correlationId,
       details: { role: "owner", reason: "workspace_created", name },
     });
+    await emitEvent(tx, {
+      workspaceId: id, type: "workspace.created", correlationId: caller.correlationId, subject: id,
+      data: { workspace_id: id, name, owner_id: caller.userId },
+    });
     return toWorkspace(w, "owner");
   });
 }
@@ -112,6 +117,10 @@ export async function upsertMember(
           workspaceId, actor, action: "member.role_changed", target: { kind: "user", id: user.id },
           correlationId: caller.correlationId, details: { from: existing.role, to: role },
         });
+        await emitEvent(tx, {
+          workspaceId, type: "member.role_changed", correlationId: caller.correlationId, subject: user.id,
+          data: { workspace_id: workspaceId, user_id: user.id, from: existing.role, to: role },
+        });
       }
       return { member: toMember(m), created: false };
     }
@@ -122,6 +131,10 @@ export async function upsertMember(
     await writeAudit(tx, {
       workspaceId, actor, action: "member.upserted", target: { kind: "user", id: user.id },
       correlationId: caller.correlationId, details: { role },
+    });
+    await emitEvent(tx, {
+      workspaceId, type: "member.upserted", correlationId: caller.correlationId, subject: user.id,
+      data: { workspace_id: workspaceId, user_id: user.id, role },
     });
     return { member: toMember(m), created: true };
   });

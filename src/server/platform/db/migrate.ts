@@ -79,18 +79,19 @@ export async function migrate(
         [id, file.checksum, file.name],
       );
       try {
-        await db.exec(`BEGIN;\n${file.sql}\nCOMMIT;`);
+        // The migration and its bookkeeping commit together: a crash leaves
+        // either nothing or a finished record. The `;` guards a file whose last
+        // statement has no terminator. `id` is our own UUID, safe to inline.
+        await db.exec(
+          `BEGIN;\n${file.sql}\n;\nUPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = '${id}';\nCOMMIT;`,
+        );
       } catch (err) {
         await db.exec("ROLLBACK").catch(() => undefined);
-        await db.query(// The migration ran in one transaction that rolled back, so the database is
-        // as before: mark the attempt rolled back so a fixed file can be retried.
-        `UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [id, String(err)]);
+        // The transaction rolled back, so the database is as before: mark the
+        // attempt rolled back so a fixed file can be retried.
+        await db.query(`UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [id, String(err)]);
         throw new Error(`Migration ${file.name} failed: ${(err as Error).message}`);
       }
-      await db.query(
-        `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-        [id],
-      );
       applied.push(file.name);
       log(`applied ${file.name}`);
     }

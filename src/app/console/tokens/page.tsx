@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { TokensView } from "@/components/console/tokens-view";
+
+export const metadata: Metadata = { title: "API tokens" };
+
+export default function TokensPage() {
+  return <TokensView />;
+}

@@ -1,0 +1,9 @@
+import type { Metadata } from "next";
+import { WorkspaceOverview } from "@/components/console/workspace-overview";
+
+export const metadata: Metadata = { title: "Workspace overview" };
+
+export default async function WorkspacePage({ params }: { params: Promise<{ ws: string }> }) {
+  const { ws } = await params;
+  return <WorkspaceOverview ws={ws} />;
+}

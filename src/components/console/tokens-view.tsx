@@ -1,0 +1,235 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { KeyRound } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Dialog } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select } from "@/components/ui/select";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { problemOf, useTRPC } from "@/lib/trpc/client";
+import { formatDateTime } from "./format";
+import { PageHeader, Loading } from "./page-header";
+
+const EXPIRY_OPTIONS = [
+  { label: "1 hour", seconds: 3600 },
+  { label: "1 day", seconds: 86_400 },
+  { label: "30 days", seconds: 30 * 86_400 },
+  { label: "90 days", seconds: 90 * 86_400 },
+] as const;
+
+type TTokenRow = { id: string; name: string; expires_at: string; revoked_at: string | null; last_used_at: string | null; created_at: string };
+
+function NewTokenSecret({ token, name, onDone }: { token: string; name: string; onDone: () => void }) {
+  return (
+    <Alert tone="warning" title={`Token "${name}" created`}>
+      <p>Copy it now: it will not be shown again. Anyone holding it can act as you through the API.</p>
+      <div className="space-y-1.5 pt-2">
+        <Label htmlFor="new-token" className="text-amber-950">
+          New API token
+        </Label>
+        <div className="flex flex-wrap items-center gap-2">
+          <Input
+            id="new-token"
+            readOnly
+            value={token}
+            className="min-w-0 flex-1 font-mono text-xs"
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <CopyButton value={token} label="Copy token" />
+          <Button variant="ghost" onClick={onDone}>
+            Done
+          </Button>
+        </div>
+      </div>
+    </Alert>
+  );
+}
+
+function CreateTokenForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [ttl, setTtl] = useState<number>(30 * 86_400);
+  const create = useMutation(
+    trpc.identity.tokens.create.mutationOptions({
+      onSuccess: async () => {
+        setName("");
+        await queryClient.invalidateQueries(trpc.identity.tokens.list.pathFilter());
+      },
+    }),
+  );
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    create.mutate({ name, ttl_seconds: ttl });
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Create token</CardTitle>
+        <CardDescription>
+          Tokens authenticate scripts against the REST API as you (<code className="font-mono">Authorization: Bearer …</code>); your
+          role in each workspace applies.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
+          <div className="min-w-64 flex-1 space-y-1.5">
+            <Label htmlFor="token-name">Token name</Label>
+            <Input
+              id="token-name"
+              name="name"
+              required
+              maxLength={100}
+              autoComplete="off"
+              placeholder="e.g. deploy script"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </div>
+          <div className="w-40 space-y-1.5">
+            <Label htmlFor="token-expiry">Expires after</Label>
+            <Select id="token-expiry" name="ttl_seconds" value={ttl} onChange={(e) => setTtl(Number(e.target.value))}>
+              {EXPIRY_OPTIONS.map((o) => (
+                <option key={o.seconds} value={o.seconds}>
+                  {o.label}
+                </option>
+              ))}
+            </Select>
+          </div>
+          <Button type="submit" disabled={create.isPending || name.trim() === ""}>
+            <KeyRound aria-hidden="true" />
+            {create.isPending ? "Creating…" : "Create token"}
+          </Button>
+        </form>
+        {create.error ? <Alert problem={problemOf(create.error)} /> : null}
+        {create.data ? <NewTokenSecret token={create.data.token} name={create.data.name} onDone={() => create.reset()} /> : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function TokenStatus({ token, now }: { token: TTokenRow; now: number }) {
+  if (token.revoked_at) return <Badge tone="danger">Revoked {formatDateTime(token.revoked_at)}</Badge>;
+  if (new Date(token.expires_at).getTime() <= now) return <Badge tone="warning">Expired</Badge>;
+  return <Badge tone="success">Active</Badge>;
+}
+
+/** The caller's personal API tokens: create (secret shown once), list and revoke. */
+export function TokensView() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const tokens = useQuery(trpc.identity.tokens.list.queryOptions());
+  const [confirming, setConfirming] = useState<TTokenRow | null>(null);
+  const revoke = useMutation(
+    trpc.identity.tokens.revoke.mutationOptions({
+      onSuccess: async () => {
+        setConfirming(null);
+        await queryClient.invalidateQueries(trpc.identity.tokens.list.pathFilter());
+      },
+    }),
+  );
+  const [now] = useState(() => Date.now());
+
+  return (
+    <>
+      <PageHeader title="API tokens" description="Personal tokens for the REST API. They belong to you, not to a workspace." />
+      <div className="space-y-6">
+        <CreateTokenForm />
+        <Card>
+          <CardHeader>
+            <CardTitle>Your tokens</CardTitle>
+          </CardHeader>
+          <CardContent className="px-0 py-0">
+            {tokens.isPending ? (
+              <div className="px-5 py-4">
+                <Loading what="tokens" />
+              </div>
+            ) : null}
+            {tokens.error ? (
+              <div className="px-5 py-4">
+                <Alert problem={problemOf(tokens.error)} />
+              </div>
+            ) : null}
+            {tokens.data && tokens.data.length === 0 ? <p className="px-5 py-4 text-sm text-slate-600">You have no API tokens yet.</p> : null}
+            {tokens.data && tokens.data.length > 0 ? (
+              <Table>
+                <TableCaption>Your API tokens</TableCaption>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Name</TableHead>
+                    <TableHead>Created</TableHead>
+                    <TableHead>Expires</TableHead>
+                    <TableHead>Last used</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {tokens.data.map((t) => (
+                    <TableRow key={t.id}>
+                      <TableCell className="font-medium">{t.name}</TableCell>
+                      <TableCell>{formatDateTime(t.created_at)}</TableCell>
+                      <TableCell>{formatDateTime(t.expires_at)}</TableCell>
+                      <TableCell>{formatDateTime(t.last_used_at)}</TableCell>
+                      <TableCell>
+                        <TokenStatus token={t} now={now} />
+                      </TableCell>
+                      <TableCell className="text-right">
+                        {t.revoked_at ? null : (
+                          <Button
+                            variant="secondary"
+                            size="sm"
+                            onClick={() => {
+                              revoke.reset();
+                              setConfirming(t);
+                            }}
+                          >
+                            Revoke<span className="sr-only"> token {t.name}</span>
+                          </Button>
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            ) : null}
+          </CardContent>
+        </Card>
+      </div>
+
+      <Dialog
+        open={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title={`Revoke token "${confirming?.name ?? ""}"?`}
+        description="Scripts using it get 401 Unauthorized from their next request. This cannot be undone."
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirming(null)} autoFocus>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              disabled={revoke.isPending}
+              onClick={() => confirming && revoke.mutate({ id: confirming.id })}
+            >
+              {revoke.isPending ? "Revoking…" : "Revoke token"}
+            </Button>
+          </>
+        }
+      >
+        {revoke.error ? <Alert problem={problemOf(revoke.error)} /> : null}
+      </Dialog>
+    </>
+  );
+}

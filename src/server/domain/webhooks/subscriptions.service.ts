@@ -1,0 +1,95 @@
+import { isIP } from "node:net";
+import type { EventSubscription } from "@/generated/prisma/client";
+import { db } from "@/server/platform/db/client";
+import { seal } from "@/server/platform/crypto";
+import { env } from "@/server/platform/env";
+import { AppError, notFound } from "@/server/platform/errors";
+import { newId } from "@/server/platform/ids";
+import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
+import { iso } from "@/server/platform/time";
+import { newWebhookSecret } from "./signing";
+import type { TSubscription } from "./webhooks.contract";
+
+export function toSubscription(s: EventSubscription): TSubscription {
+  return {
+    id: s.id, workspace_id: s.workspaceId, url: s.url, description: s.description,
+    event_types: s.eventTypes as string[], status: s.status as TSubscription["status"],
+    disabled_reason: s.disabledReason, created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
+  };
+}
+
+const PRIVATE_V4 = [/^10\./, /^127\./, /^169\.254\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^0\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
+
+/**
+ * Webhook targets must be https and public unless CAPSTAN_WEBHOOK_ALLOW_PRIVATE
+ * (tests, local development). Literal private addresses and localhost are
+ * refused here; DNS names that resolve privately are a known gap (see decisions).
+ */
+export function validateWebhookUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError("validation_failed", "url is not a valid absolute URL", { errors: [{ path: "/url", message: "invalid URL" }] });
+  }
+  const allowPrivate = env().CAPSTAN_WEBHOOK_ALLOW_PRIVATE;
+  const fail = (message: string) => new AppError("validation_failed", `url ${message}`, { errors: [{ path: "/url", message }] });
+  if (url.username || url.password) throw fail("must not carry credentials");
+  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) throw fail("must use https");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const isPrivate =
+    host === "localhost" || host.endsWith(".localhost") ||
+    (isIP(host) === 4 && PRIVATE_V4.some((re) => re.test(host))) ||
+    (isIP(host) === 6 && (host === "::1" || /^f[cd]/i.test(host) || /^fe80/i.test(host)));
+  if (isPrivate && !allowPrivate) throw fail("must be a public host");
+  return url.toString();
+}
+
+export async function createSubscription(
+  caller: { userId: string },
+  workspaceId: string,
+  input: { url: string; event_types: string[]; description?: string },
+): Promise<TSubscription & { secret: string }> {
+  const url = validateWebhookUrl(input.url);
+  const id = newId("wb");
+  const secret = newWebhookSecret();
+  const row = await db().eventSubscription.create({
+    data: {
+      id, workspaceId, url, description: input.description ?? null, eventTypes: [...new Set(input.event_types)],
+      secretSealed: seal(secret, `webhook:${id}`), status: "active", createdBy: caller.userId,
+    },
+  });
+  return { ...toSubscription(row), secret };
+}
+
+async function findOwned(workspaceId: string, id: string): Promise<EventSubscription> {
+  const row = await db().eventSubscription.findUnique({ where: { id } });
+  if (!row || row.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
+  return row;
+}
+
+export async function getSubscription(workspaceId: string, id: string): Promise<TSubscription> {
+  return toSubscription(await findOwned(workspaceId, id));
+}
+
+export async function listSubscriptions(workspaceId: string, q: TListQuery): Promise<TPage<TSubscription>> {
+  const args = keysetArgs(q);
+  const rows = await db().eventSubscription.findMany({ ...args, where: { ...args.where, workspaceId } });
+  return toPage(rows, q, toSubscription);
+}
+
+export async function deleteSubscription(workspaceId: string, id: string): Promise<void> {
+  await findOwned(workspaceId, id);
+  await db().eventSubscription.delete({ where: { id } });
+}
+
+/** A new secret replaces the old one at once (and re-enables a disabled endpoint). */
+export async function rotateSubscriptionSecret(workspaceId: string, id: string): Promise<TSubscription & { secret: string }> {
+  await findOwned(workspaceId, id);
+  const secret = newWebhookSecret();
+  const row = await db().eventSubscription.update({
+    where: { id },
+    data: { secretSealed: seal(secret, `webhook:${id}`), status: "active", disabledReason: null, updatedAt: new Date() },
+  });
+  return { ...toSubscription(row), secret };
+}

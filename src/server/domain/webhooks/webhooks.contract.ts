@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { zId, zWorkspaceId } from "@/server/platform/ids";
+import { EVENT_TYPE_NAMES } from "@/server/platform/outbox";
+import { zPage } from "@/server/platform/pagination";
+
+/**
+ * Event subscriptions (webhooks) and dead letters. Shapes are ours (spec:
+ * "subscription or delivery of events: not shown"); see docs/decisions.md.
+ */
+export const ZEventTypeFilter = z.union([z.enum(EVENT_TYPE_NAMES), z.literal("*")]);
+
+export const ZSubscriptionCreate = z.strictObject({
+  url: z.string().min(1).max(2048),
+  event_types: z.array(ZEventTypeFilter).min(1).max(50),
+  description: z.string().max(256).optional(),
+});
+
+export const ZSubscription = z
+  .object({
+    id: zId("wb"),
+    workspace_id: zWorkspaceId,
+    url: z.string(),
+    description: z.string().nullable(),
+    event_types: z.array(z.string()),
+    status: z.enum(["active", "disabled"]),
+    disabled_reason: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "EventSubscription" });
+export type TSubscription = z.infer<typeof ZSubscription>;
+
+export const ZSubscriptionWithSecret = ZSubscription.extend({
+  secret: z.string().describe("Standard Webhooks signing secret (whsec_...). Shown only in this response."),
+}).meta({ id: "EventSubscriptionWithSecret" });
+
+export const ZSubscriptionList = zPage(ZSubscription).meta({ id: "EventSubscriptions" });
+
+export const ZAttempt = z.object({
+  attempt: z.number().int(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number().int(),
+  created_at: z.string(),
+});
+
+export const ZDelivery = z
+  .object({
+    id: zId("whk"),
+    subscription_id: zId("wb"),
+    event_id: zId("evt"),
+    event_type: z.string(),
+    status: z.enum(["pending", "delivered", "failed", "dead"]),
+    attempt_count: z.number().int(),
+    last_status_code: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    next_attempt_at: z.string().nullable(),
+    delivered_at: z.string().nullable(),
+    created_at: z.string(),
+    attempts: z.array(ZAttempt),
+  })
+  .meta({ id: "WebhookDelivery" });
+export const ZDeliveryList = zPage(ZDelivery).meta({ id: "WebhookDeliveries" });
+
+/** A delivery that exhausted its retry schedule. */
+export const ZDeadLetter = z
+  .object({
+    id: zId("dlq"),
+    workspace_id: zWorkspaceId,
+    subscription_id: zId("wb"),
+    delivery_id: zId("whk"),
+    event_id: zId("evt"),
+    event_type: z.string(),
+    attempts: z.number().int(),
+    last_status_code: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    redelivered_at: z.string().nullable(),
+    redelivery_id: zId("whk").nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: "DeadLetter" });
+export type TDeadLetter = z.infer<typeof ZDeadLetter>;
+export const ZDeadLetterList = zPage(ZDeadLetter).meta({ id: "DeadLetters" });
