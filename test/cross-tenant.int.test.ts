@@ -195,6 +195,7 @@ describe("cross-tenant isolation (design: not a member of {ws} -> 403 + authz.wo
         failures.push(`${label}: expected one authz.workspace_mismatch audit by B, got ${JSON.stringify(audit.map((x) => [x.action, x.actorId]))}`);
       }
     }
+    console.info(`cross-tenant: checked ${ops.length} operations:\n  ${ops.map((o) => `${o.method} ${o.template}`).join("\n  ")}`);
     expect(failures, failures.join("\n")).toEqual([]);
     expect(await snapshotA()).toEqual(before);
     // B is still not a member and does not see A's workspace.

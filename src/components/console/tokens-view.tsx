@@ -105,7 +105,7 @@ function CreateTokenForm() {
               ))}
             </Select>
           </div>
-          <Button type="submit" disabled={create.isPending || name.trim() === ""}>
+          <Button type="submit" disabled={create.isPending}>
             <KeyRound aria-hidden="true" />
             {create.isPending ? "Creating…" : "Create token"}
           </Button>

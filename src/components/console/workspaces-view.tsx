@@ -56,7 +56,7 @@ function NewWorkspaceForm() {
               onChange={(e) => setName(e.target.value)}
             />
           </div>
-          <Button type="submit" disabled={create.isPending || name.trim() === ""}>
+          <Button type="submit" disabled={create.isPending}>
             <Plus aria-hidden="true" />
             {create.isPending ? "Creating…" : "Create workspace"}
           </Button>

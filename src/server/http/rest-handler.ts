@@ -1,5 +1,5 @@
 import { TRPCError } from "@trpc/server";
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { createOpenApiNodeHttpHandler, getInputOutputParsers, unwrapZodType } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import { appRouter } from "@/server/trpc/root";
 import { trpcErrorToAppError, type TMeta } from "@/server/trpc/init";
@@ -19,6 +19,7 @@ import {
   validateIdempotencyKey,
 } from "@/server/platform/idempotency";
 import { logger } from "@/server/platform/logger";
+import { newId } from "@/server/platform/ids";
 
 /**
  * The `/v1` REST boundary: trpc-to-openapi behind a thin wrapper that owns
@@ -36,6 +37,7 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 type TNodeHandler = (req: unknown, res: unknown) => Promise<void>;
 let nodeHandler: TNodeHandler | undefined;
 function handler(): TNodeHandler {
+  if (!nodeHandler) pinBodyCoercion();
   nodeHandler ??= createOpenApiNodeHttpHandler({
     router: appRouter,
     createContext: ({ req }: { req: object }) => seeds.get(req)!.ctx,
@@ -53,6 +55,39 @@ function handler(): TNodeHandler {
     },
   } as never) as unknown as TNodeHandler;
   return nodeHandler;
+}
+
+/**
+ * trpc-to-openapi sets `_def.coerce = true` on every number/boolean/date of a
+ * procedure's input object on every request, bodies included, so `"10"` would
+ * pass as 10 (and, the schemas being shared, on the tRPC path too). JSON bodies
+ * carry real types: for body procedures we pin `coerce` to false with a
+ * setter that ignores the library's writes. Query params declare z.coerce
+ * explicitly where they want it.
+ */
+function pinBodyCoercion(): void {
+  const procs = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: TMeta } }>;
+  for (const proc of Object.values(procs)) {
+    const method = proc._def.meta?.openapi?.method;
+    if (!method || !BODY_METHODS.has(method)) continue;
+    const { inputParser } = getInputOutputParsers(proc as never) as { inputParser: unknown };
+    pinObject(unwrapZodType(inputParser as never, true));
+  }
+}
+
+type TZodLike = { _zod?: { def?: { type?: string } }; _def?: Record<string, unknown>; shape?: Record<string, unknown> };
+function pinObject(schema: unknown): void {
+  const s = schema as TZodLike;
+  if (s?._zod?.def?.type !== "object" || !s.shape) return;
+  for (const child of Object.values(s.shape)) {
+    const inner = unwrapZodType(child as never, false) as unknown as TZodLike;
+    const kind = inner?._zod?.def?.type;
+    if (kind === "number" || kind === "boolean" || kind === "bigint" || kind === "date") {
+      Object.defineProperty(inner._def!, "coerce", { get: () => false, set: () => undefined, configurable: true });
+    } else if (kind === "object") {
+      pinObject(inner);
+    }
+  }
 }
 
 function procedureMeta(path: string): TMeta | undefined {
@@ -163,7 +198,8 @@ export async function handleRest(req: Request): Promise<Response> {
   } catch (err) {
     const appErr = toAppError(err);
     if (appErr.code === "internal") logger.error("http.unhandled", { path: instance, correlation_id: correlationId, error: String((err as Error)?.stack ?? err) });
-    return problemResponse(appErr, { instance, correlationId: correlationId || "evt_00000000000000000000000000" });
+    // A bad X-Correlation-Id header fails before an id exists: give this response its own.
+    return problemResponse(appErr, { instance, correlationId: correlationId || newId("evt") });
   }
 }
 

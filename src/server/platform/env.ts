@@ -31,6 +31,19 @@ const ZEnv = z.object({
   CAPSTAN_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** Allow http:// and private/loopback webhook targets (tests, local development). */
   CAPSTAN_WEBHOOK_ALLOW_PRIVATE: ZBool.default(false),
+  /** Source intake (spec 2.4 rejection limits). */
+  SOURCE_ALLOW_LOCAL: ZBool.default(false),
+  SOURCE_ALLOWED_HOSTS: z
+    .string()
+    .default("github.com,gitlab.com,bitbucket.org,codeberg.org")
+    .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  SOURCE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  SOURCE_MAX_TOTAL_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
+  SOURCE_MAX_FILES: z.coerce.number().int().min(1).default(20_000),
+  SOURCE_MAX_DEPTH: z.coerce.number().int().min(1).default(32),
+  SOURCE_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(25 * 1024 * 1024),
+  SOURCE_MAX_PATH_LENGTH: z.coerce.number().int().min(1).default(512),
+  CAPSTAN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional(),
   NEXTAUTH_SECRET: z.string().optional(),

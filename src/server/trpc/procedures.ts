@@ -39,6 +39,20 @@ export function workspaceProcedure(role: TRole) {
   });
 }
 
+/** The same, for the one spec path that names its parameter `{workspace_id}` (capability-contract). */
+export function workspaceIdProcedure(role: TRole) {
+  return authedProcedure.input(z.object({ workspace_id: zWorkspaceId })).use(async ({ ctx, input, next, path }) => {
+    const access = await resolveWorkspaceAccess({
+      principal: ctx.principal,
+      workspaceId: input.workspace_id,
+      minRole: role,
+      correlationId: ctx.correlationId,
+      operation: path,
+    });
+    return next({ ctx: { ...ctx, workspace: access } });
+  });
+}
+
 /** Owner or admin of ws_platform. */
 export const platformAdminProcedure = authedProcedure.use(async ({ ctx, next, path }) => {
   const access = await resolveWorkspaceAccess({

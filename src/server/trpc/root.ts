@@ -1,3 +1,5 @@
+import { auditRouter } from "@/server/domain/audit/audit.router";
+import { eventsRouter } from "@/server/domain/events/events.router";
 import { identityRouter } from "@/server/domain/identity/identity.router";
 import { usageRouter } from "@/server/domain/usage/usage.router";
 import { workspacesRouter } from "@/server/domain/workspaces/workspaces.router";
@@ -5,6 +7,8 @@ import { webhooksRouter } from "@/server/domain/webhooks/webhooks.router";
 import { router } from "./init";
 
 export const appRouter = router({
+  audit: auditRouter,
+  events: eventsRouter,
   identity: identityRouter,
   workspaces: workspacesRouter,
   usage: usageRouter,

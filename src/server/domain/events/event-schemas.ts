@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { zodIssuesToErrors, type TFieldError } from "@/server/platform/errors";
+import { AppError, zodIssuesToErrors, type TFieldError } from "@/server/platform/errors";
 import { EVENT_TYPES, eventSchemaUrl, type TEventType } from "@/server/platform/outbox";
 
 /**
@@ -233,7 +233,7 @@ export function hasEventSchema(type: string): type is TEventType {
   return Object.hasOwn(EVENT_DATA_SCHEMAS, type);
 }
 
-export type TJsonSchema = { $schema: string; $id: string; [k: string]: unknown };
+export type TJsonSchema = { $schema: "https://json-schema.org/draft/2020-12/schema"; $id: string; [k: string]: unknown };
 
 const cache = new Map<string, TJsonSchema>();
 
@@ -261,6 +261,25 @@ export function eventDataJsonSchema(type: string): TJsonSchema | null {
     ...generated,
   };
   cache.set($id, schema);
+  return schema;
+}
+
+/**
+ * GET /v1/event-schemas/{type}: the published schema of a type, optionally
+ * pinned to a version. Only the current version of each type is served; an
+ * unknown type or any other version is a 404.
+ */
+export function getPublishedEventSchema(type: string, version?: string): TJsonSchema {
+  const schema = eventDataJsonSchema(type);
+  if (!schema) {
+    throw new AppError("not_found", `No schema is published for event type ${type}`, { reason: "event_schema_not_found" });
+  }
+  const current = EVENT_TYPES[type as TEventType];
+  if (version !== undefined && version !== current) {
+    throw new AppError("not_found", `Event type ${type} is published at version ${current}, not ${version}`, {
+      reason: "event_schema_version_not_found",
+    });
+  }
   return schema;
 }
 
