@@ -1,10 +1,15 @@
 import { AppError } from "./errors";
 
-/** Reads a request body up to `max` bytes; past that it is a 413 problem. */
+/** Reads a request body as text, up to `max` bytes; past that it is a 413 problem. */
 export async function readBodyLimited(req: Request, max: number): Promise<string> {
+  return (await readBodyBytes(req, max)).toString("utf8");
+}
+
+/** Reads a request body's raw bytes up to `max`; past that it is a 413 problem. */
+export async function readBodyBytes(req: Request, max: number): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > max) throw tooLarge(max);
-  if (!req.body) return "";
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -18,7 +23,7 @@ export async function readBodyLimited(req: Request, max: number): Promise<string
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 function tooLarge(max: number): AppError {

@@ -42,6 +42,14 @@ export function startOperatorSocket(handle: (req: TOperatorRequest) => Promise<T
     sock.on("error", () => undefined);
   });
   server.listen(file, () => chmodSync(file, 0o600));
+  // A socket left behind would trip tools that scan the tree (and the next start unlinks it anyway).
+  process.once("exit", () => {
+    try {
+      unlinkSync(file);
+    } catch {
+      /* already gone */
+    }
+  });
   server.unref();
   logger.info("operator_socket.listening", { path: file });
   return server;

@@ -4,6 +4,7 @@ import { identityRouter } from "@/server/domain/identity/identity.router";
 import { usageRouter } from "@/server/domain/usage/usage.router";
 import { workspacesRouter } from "@/server/domain/workspaces/workspaces.router";
 import { webhooksRouter } from "@/server/domain/webhooks/webhooks.router";
+import { sourceRouter } from "@/server/domain/source/source.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -13,6 +14,7 @@ export const appRouter = router({
   workspaces: workspacesRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
+  source: sourceRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,6 +2,7 @@ import { sweepIdempotencyKeys } from "@/server/platform/idempotency";
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
 import { deliverDue, dispatchOutbox } from "@/server/domain/webhooks/delivery.service";
+import { processPendingFreezes } from "@/server/domain/source/freeze.service";
 
 type TLoop = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -15,6 +16,7 @@ export function loops(): TLoop[] {
   return [
     { name: "outbox-dispatch", everyMs: poll, run: dispatchOutbox },
     { name: "webhook-delivery", everyMs: poll, run: deliverDue },
+    { name: "source-freeze", everyMs: poll, run: processPendingFreezes },
     { name: "idempotency-sweeper", everyMs: 10 * 60_000, run: sweepIdempotencyKeys },
   ];
 }

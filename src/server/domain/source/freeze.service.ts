@@ -1,0 +1,155 @@
+import { lstat, readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Prisma, SourceFreeze } from "@/generated/prisma/client";
+import { blobStore } from "@/server/platform/blob-store";
+import { db } from "@/server/platform/db/client";
+import { env } from "@/server/platform/env";
+import { AppError, toProblem } from "@/server/platform/errors";
+import { logger } from "@/server/platform/logger";
+import { emitEvent } from "@/server/platform/outbox";
+import { validateContract } from "./contract-validation";
+import { detectDescriptor, UnsupportedSource } from "./descriptor-detection";
+import { fetchSource } from "./git-fetch";
+import { buildSnapshot } from "./snapshot";
+import { SourceRejection, type TContractResult, type TFetched, type TTreeEntry } from "./source.types";
+import { scanTree } from "./tree-scan";
+
+/**
+ * The freeze worker: leases pending freezes (FOR UPDATE SKIP LOCKED, so any
+ * number of processes can run it), fetches the source, enforces the limits,
+ * writes the deterministic snapshot to the blob store, detects the runtime
+ * descriptor and validates capabilities.json. Outcomes: frozen, rejected
+ * (spec 2.4 codes, with the offending path in problem.errors) or failed.
+ */
+const LEASE_SECONDS = 300;
+const MAX_ATTEMPTS = 3;
+
+export async function processPendingFreezes(limit = 2): Promise<number> {
+  const claimed = await db().$queryRaw<{ id: string }[]>`
+    UPDATE source_freezes SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = attempts + 1, updated_at = now()
+     WHERE id IN (
+       SELECT id FROM source_freezes
+        WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < now())
+        ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING id`;
+  for (const { id } of claimed) {
+    const freeze = await db().sourceFreeze.findUniqueOrThrow({ where: { id } });
+    await freezeOne(freeze).catch((err) => logger.error("freeze.crashed", { source_freeze_id: id, error: String(err) }));
+  }
+  return claimed.length;
+}
+
+export async function freezeOne(freeze: SourceFreeze): Promise<void> {
+  const cfg = env();
+  let fetched: TFetched | undefined;
+  try {
+    const src = await fetchSource({
+      repoUrl: freeze.repoUrl, ref: freeze.ref, timeoutMs: cfg.SOURCE_FETCH_TIMEOUT_MS,
+      allowedHosts: cfg.SOURCE_ALLOWED_HOSTS, allowLocal: cfg.SOURCE_ALLOW_LOCAL,
+      workRoot: path.join(os.tmpdir(), "capstan-freeze"),
+    });
+    fetched = src;
+    const entries = await scanTree(src.dir, {
+      maxTotalBytes: cfg.SOURCE_MAX_TOTAL_BYTES, maxFiles: cfg.SOURCE_MAX_FILES, maxDepth: cfg.SOURCE_MAX_DEPTH,
+      maxFileBytes: cfg.SOURCE_MAX_FILE_BYTES, maxPathLength: cfg.SOURCE_MAX_PATH_LENGTH,
+    });
+    const tarball = await buildSnapshot(src.dir, entries);
+    const blob = await blobStore().put(tarball, "application/gzip");
+    const readText = (p: string) => readRegularFile(src.dir, entries, p);
+    const { descriptor, findings } = await detectDescriptor(entries, readText);
+    const contract = validateContract(entries.some((e) => e.path === "capabilities.json" && e.kind === "file") ? await readText("capabilities.json") : null);
+    const replayed = (await db().sourceFreeze.count({
+      where: { productId: freeze.productId, commitSha: src.commitSha, status: "frozen", id: { not: freeze.id } },
+    })) > 0;
+    await finish(freeze, {
+      status: "frozen", commitSha: src.commitSha, replayed,
+      snapshot: { uri: blob.uri, sha256: blob.sha256, size_bytes: blob.size_bytes },
+      revision: {
+        commitSha: src.commitSha,
+        snapshot: { uri: blob.uri, sha256: blob.sha256, size_bytes: blob.size_bytes },
+        descriptorStatus: "detected", descriptor: descriptor as unknown as Prisma.InputJsonValue,
+        findings: findings as unknown as Prisma.InputJsonValue,
+        ...contractColumns(contract),
+      },
+    });
+  } catch (err) {
+    if (err instanceof SourceRejection) {
+      const retryable = err.code === "fetch_timeout" || err.code === "fetch_failed";
+      const problem = toProblem(
+        new AppError("validation_failed", err.message, {
+          reason: err.code,
+          errors: [{ path: err.path ? `/source/${err.path}` : "/repo_url", code: err.code, message: err.message, ...({ retryable } as object) }],
+        }),
+        { instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId },
+      );
+      await finish(freeze, { status: "rejected", rejection: { code: err.code, ...(err.detail ? { detail: err.detail } : {}) }, problem, commitSha: fetched?.commitSha });
+    } else if (err instanceof UnsupportedSource) {
+      const problem = toProblem(new AppError("validation_failed", err.message, { reason: "unsupported_source", errors: [{ path: "/source", message: err.message }] }), {
+        instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
+      });
+      await finish(freeze, { status: "failed", problem, commitSha: fetched?.commitSha, revision: { descriptorStatus: "unavailable" } });
+    } else if (freeze.attempts < MAX_ATTEMPTS) {
+      // Our own fault (disk, database): release the lease for another try.
+      logger.error("freeze.attempt_failed", { source_freeze_id: freeze.id, attempt: freeze.attempts, error: String(err) });
+      await db().sourceFreeze.update({ where: { id: freeze.id }, data: { lockedUntil: new Date(Date.now() + 5_000 * freeze.attempts) } });
+    } else {
+      const problem = toProblem(new AppError("internal", "The source could not be frozen; quote the correlation id when reporting it."), {
+        instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
+      });
+      await finish(freeze, { status: "failed", problem, revision: { descriptorStatus: "unavailable" } });
+    }
+  } finally {
+    await fetched?.cleanup().catch(() => undefined);
+  }
+}
+
+function contractColumns(c: TContractResult): Prisma.RevisionUpdateInput {
+  return c.ok
+    ? { contractStatus: "valid", capabilities: c.capabilities as unknown as Prisma.InputJsonValue, contractHash: c.contractHash }
+    : { contractStatus: "rejected", contractRejection: { reason: c.reason, path: c.path, message: c.message } };
+}
+
+/** Reads a regular file of the scanned tree (never through a symlink). */
+async function readRegularFile(root: string, entries: TTreeEntry[], rel: string): Promise<string> {
+  const entry = entries.find((e) => e.path === rel);
+  if (!entry || entry.kind !== "file") throw new Error(`${rel} is not a regular file`);
+  const full = path.join(root, rel);
+  if (!(await lstat(full)).isFile()) throw new Error(`${rel} is not a regular file`);
+  return readFile(full, "utf8");
+}
+
+type TFinish = {
+  status: "frozen" | "rejected" | "failed";
+  commitSha?: string;
+  replayed?: boolean;
+  snapshot?: { uri: string; sha256: string; size_bytes: number };
+  rejection?: Record<string, unknown>;
+  problem?: Record<string, unknown>;
+  revision?: Prisma.RevisionUpdateInput;
+};
+
+async function finish(freeze: SourceFreeze, f: TFinish): Promise<void> {
+  const now = new Date();
+  await db().$transaction(async (tx) => {
+    await tx.sourceFreeze.update({
+      where: { id: freeze.id },
+      data: {
+        status: f.status, commitSha: f.commitSha ?? null, replayed: f.replayed ?? false,
+        snapshotUri: f.snapshot?.uri ?? null, snapshotSha256: f.snapshot?.sha256 ?? null,
+        snapshotSize: f.snapshot ? BigInt(f.snapshot.size_bytes) : null,
+        rejection: (f.rejection ?? undefined) as Prisma.InputJsonValue | undefined,
+        problem: (f.problem ?? undefined) as Prisma.InputJsonValue | undefined,
+        lockedUntil: null, finishedAt: now, updatedAt: now,
+      },
+    });
+    if (f.revision) await tx.revision.update({ where: { id: freeze.revisionId }, data: { ...f.revision, updatedAt: now } });
+    await emitEvent(tx, {
+      workspaceId: freeze.workspaceId, type: "source_freeze.completed", correlationId: freeze.correlationId, subject: freeze.id,
+      data: {
+        source_freeze_id: freeze.id, product_id: freeze.productId, revision_id: freeze.revisionId, status: f.status,
+        commit_sha: f.commitSha ?? null, rejection: f.rejection ?? null,
+      },
+    });
+  });
+}

@@ -1,0 +1,23 @@
+import { blobStore } from "@/server/platform/blob-store";
+import { db } from "@/server/platform/db/client";
+import { AppError } from "@/server/platform/errors";
+import { newId } from "@/server/platform/ids";
+import { iso } from "@/server/platform/time";
+
+/** Stores uploaded bytes content-addressed and returns an evidence reference (spec 2.1). */
+export async function createUpload(userId: string, workspaceId: string, bytes: Buffer, contentType: string) {
+  if (bytes.length === 0) {
+    throw new AppError("validation_failed", "An upload needs a non-empty body", { errors: [{ path: "/", message: "empty body" }] });
+  }
+  const blob = await blobStore().put(bytes, contentType);
+  const row = await db().upload.create({
+    data: {
+      id: newId("upl"), workspaceId, uri: blob.uri, sha256: blob.sha256, sizeBytes: BigInt(blob.size_bytes),
+      contentType: contentType.slice(0, 255), createdBy: userId,
+    },
+  });
+  return {
+    id: row.id, workspace_id: workspaceId, uri: row.uri, sha256: row.sha256, size_bytes: Number(row.sizeBytes),
+    content_type: row.contentType, created_at: iso(row.createdAt),
+  };
+}
