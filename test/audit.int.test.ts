@@ -22,7 +22,7 @@ import { expectShape, Page, Problem, zSpecId, zTimestamp, zWorkspaceRef } from "
  * must return: no more, no fewer, in order.
  */
 
-// Independent of src/: the AuditRecord shape documented in docs/decisions.md.
+// Independent of src/: the AuditRecord wire shape (spec: "not shown"; decided in audit.contract.ts).
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const AuditRecordShape = z.strictObject({
   id: zSpecId("aud"),

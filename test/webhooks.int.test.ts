@@ -486,7 +486,7 @@ describe("webhook delivery", () => {
     expect(new Set(receiver.requests.map((r) => r.webhookId)).size, "retries keep the webhook-id").toBe(1);
     expect(new Set(receiver.requests.map((r) => r.rawBody)).size, "retries send the same body").toBe(1);
     expect(receiver.accepted.size).toBe(1);
-    const [[webhookId, accepted]] = [...receiver.accepted.entries()];
+    const [webhookId, accepted] = [...receiver.accepted.entries()][0]!;
     expect(accepted.times).toBe(1);
     for (const r of receiver.requests) {
       expect(r.contentType).toMatch(/^application\/cloudevents\+json/);

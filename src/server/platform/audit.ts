@@ -57,6 +57,8 @@ export function chainHash(prevHash: string | null, seq: bigint | number, body: s
 
 export async function writeAudit(tx: TTx, input: TAuditInput): Promise<string> {
   const id = newId("aud");
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"audit:" + input.workspaceId}, 0))`;
+  // Taken under the lock, so created_at order agrees with seq order.
   const createdAt = new Date();
   const details = redact(input.details ?? {}) as Record<string, unknown>;
   const body = auditBody({
@@ -64,7 +66,6 @@ export async function writeAudit(tx: TTx, input: TAuditInput): Promise<string> {
     action: input.action, targetKind: input.target?.kind ?? null, targetId: input.target?.id ?? null,
     correlationId: input.correlationId, details, createdAt,
   });
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"audit:" + input.workspaceId}, 0))`;
   const last = await tx.$queryRaw<{ seq: bigint; hash: string }[]>`
     SELECT seq, hash FROM audit_records WHERE workspace_id = ${input.workspaceId} ORDER BY seq DESC LIMIT 1`;
   const prev = last[0];
@@ -87,16 +88,24 @@ export async function writeAuditStandalone(input: TAuditInput): Promise<string> 
 
 /** Recomputes a workspace's chain; returns the first broken record id, or null when intact. */
 export async function verifyAuditChain(workspaceId: string): Promise<{ ok: boolean; brokenAt: string | null; count: number }> {
-  const rows = await db().auditRecord.findMany({ where: { workspaceId }, orderBy: { seq: "asc" } });
   let prev: string | null = null;
   let expectedSeq = BigInt(1);
-  for (const r of rows) {
-    const body = auditBody({ ...r, details: r.details });
-    if (r.seq !== expectedSeq || r.prevHash !== prev || r.hash !== chainHash(prev, r.seq, body)) {
-      return { ok: false, brokenAt: r.id, count: rows.length };
+  let count = 0;
+  // Batches by seq keep memory flat on long chains.
+  for (;;) {
+    const rows = await db().auditRecord.findMany({
+      where: { workspaceId, seq: { gte: expectedSeq } }, orderBy: { seq: "asc" }, take: 1000,
+    });
+    if (!rows.length) break;
+    for (const r of rows) {
+      count++;
+      const body = auditBody({ ...r, details: r.details });
+      if (r.seq !== expectedSeq || r.prevHash !== prev || r.hash !== chainHash(prev, r.seq, body)) {
+        return { ok: false, brokenAt: r.id, count };
+      }
+      prev = r.hash;
+      expectedSeq += BigInt(1);
     }
-    prev = r.hash;
-    expectedSeq += BigInt(1);
   }
-  return { ok: true, brokenAt: null, count: rows.length };
+  return { ok: true, brokenAt: null, count };
 }

@@ -23,17 +23,40 @@ export function idPattern(prefix: TIdPrefix): RegExp {
   return new RegExp(`^${prefix}_${BODY}$`);
 }
 
-/** A 26-char ULID: 48-bit millisecond time then 80 random bits. */
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+/**
+ * A 26-char ULID: 48-bit millisecond time then 80 random bits. Monotonic
+ * within a process: ids made in the same millisecond increment the random
+ * part, so (created_at, id) order follows creation order.
+ */
 export function ulid(now = Date.now()): string {
-  let out = "";
+  let time = "";
   let t = now;
   for (let i = 0; i < 10; i++) {
-    out = ALPHABET[t % 32] + out;
+    time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
+  if (now === lastTime && incrementRandom(lastRandom)) {
+    return time + lastRandom.map((d) => ALPHABET[d]).join("");
+  }
   const rnd = randomBytes(16);
-  for (let i = 0; i < 16; i++) out += ALPHABET[rnd[i]! & 31];
-  return out;
+  // Leave headroom in the top digit so increments within a millisecond never overflow in practice.
+  lastRandom = Array.from(rnd, (b, i) => (i === 0 ? b & 15 : b & 31));
+  lastTime = now;
+  return time + lastRandom.map((d) => ALPHABET[d]).join("");
+}
+
+function incrementRandom(digits: number[]): boolean {
+  for (let i = digits.length - 1; i >= 0; i--) {
+    if (digits[i]! < 31) {
+      digits[i]! += 1;
+      return true;
+    }
+    digits[i] = 0;
+  }
+  return false;
 }
 
 export function newId(prefix: TIdPrefix): string {

@@ -56,6 +56,13 @@ export async function emitEvent(tx: TTx, e: TEmit): Promise<string> {
   return id;
 }
 
+/** Event types with a published JSON Schema (GET /v1/event-schemas/{type}). */
+export const SCHEMA_EVENT_TYPES = new Set<string>([
+  "capability.contract_ready",
+  "capability.invocation_requested",
+  "capability.invocation_resulted",
+]);
+
 export function eventSchemaUrl(type: string, version: string): string {
   return `${env().CAPSTAN_PUBLIC_URL}/v1/event-schemas/${type}?version=${version}`;
 }
@@ -68,7 +75,7 @@ export type TCloudEvent = {
   subject?: string;
   time: string;
   datacontenttype: "application/json";
-  dataschema: string;
+  dataschema?: string;
   workspaceid: string;
   correlationid: string;
   data: unknown;
@@ -84,7 +91,8 @@ export function toCloudEvent(row: OutboxEvent): TCloudEvent {
     ...(row.subject ? { subject: row.subject } : {}),
     time: row.createdAt.toISOString(),
     datacontenttype: "application/json",
-    dataschema: eventSchemaUrl(row.type, row.version),
+    // CloudEvents makes dataschema optional: only link schemas that exist.
+    ...(SCHEMA_EVENT_TYPES.has(row.type) ? { dataschema: eventSchemaUrl(row.type, row.version) } : {}),
     workspaceid: row.workspaceId,
     correlationid: row.correlationId,
     data: row.data,

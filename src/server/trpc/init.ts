@@ -17,8 +17,8 @@ const t = initTRPC
   .context<TContext>()
   .meta<TMeta>()
   .create({
-    errorFormatter({ shape, error, ctx }) {
-      const appError = trpcErrorToAppError(error, "body");
+    errorFormatter({ shape, error, ctx, type }) {
+      const appError = trpcErrorToAppError(error, type === "query" ? "query" : "body");
       const problem = toProblem(appError, {
         instance: ctx?.request.path ?? "/api/trpc",
         correlationId: ctx?.correlationId ?? "",

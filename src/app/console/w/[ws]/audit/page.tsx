@@ -1,0 +1,17 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { Loading } from "@/components/console/page-header";
+import { AUDIT_ACTIONS } from "@/server/platform/audit";
+import { AuditLogView } from "./audit-log-view";
+
+export const metadata: Metadata = { title: "Audit log" };
+
+/** The action list comes from the server module here, so the client bundle never imports it. */
+export default async function AuditPage({ params }: { params: Promise<{ ws: string }> }) {
+  const { ws } = await params;
+  return (
+    <Suspense fallback={<Loading what="audit log" />}>
+      <AuditLogView ws={ws} actions={[...AUDIT_ACTIONS].sort()} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,9 @@
+import type { Metadata } from "next";
+import { CorrelationView } from "./correlation-view";
+
+export const metadata: Metadata = { title: "Correlation" };
+
+export default async function CorrelationPage({ params }: { params: Promise<{ ws: string; evt: string }> }) {
+  const { ws, evt } = await params;
+  return <CorrelationView ws={ws} evt={evt} />;
+}

@@ -1,0 +1,218 @@
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { gunzip as gunzipCb, gzip as gzipCb } from "node:zlib";
+import type { TTreeEntry } from "./source.types";
+
+/**
+ * The frozen form of a source tree: a tar.gz written by hand so that the same
+ * tree always gives the same bytes, whatever the checkout's mtimes, owners,
+ * umask or readdir order. POSIX ustar headers, a PAX extended header when a
+ * path or link target is over 100 bytes or not ASCII, mtime 0, uid/gid 0,
+ * empty uname/gname, modes 0755 (dirs, executables) / 0644 / 0777 (symlinks),
+ * entries in the given (scanTree) order, then gzip level 9 with mtime 0 and
+ * OS byte 3 (Unix) pinned.
+ *
+ * The tar stream is a pure function of the tree. The gzip layer is a pure
+ * function of the tar for a given zlib build (`process.versions.zlib`): a Node
+ * upgrade that changes the bundled zlib may compress differently.
+ */
+export const SNAPSHOT_GZIP_LEVEL = 9;
+const BLOCK = 512;
+const GZIP_OS_UNIX = 3;
+
+const gzip = promisify(gzipCb);
+const gunzip = promisify(gunzipCb);
+
+export async function buildSnapshot(root: string, entries: TTreeEntry[]): Promise<Buffer> {
+  checkEntries(entries);
+  const chunks: Buffer[] = [];
+  for (const e of entries) {
+    const name = e.kind === "dir" ? `${e.path}/` : e.path;
+    const link = e.kind === "symlink" ? (e.linkTarget ?? "") : "";
+    const mode = e.kind === "file" ? (e.mode === 0o755 ? 0o755 : 0o644) : e.kind === "dir" ? 0o755 : 0o777;
+    const data = e.kind === "file" ? await readRegular(path.join(root, e.path), e) : Buffer.alloc(0);
+    const records: Buffer[] = [];
+    if (needsPax(name)) records.push(paxRecord("path", name));
+    if (needsPax(link)) records.push(paxRecord("linkpath", link));
+    if (records.length > 0) {
+      const pax = Buffer.concat(records);
+      chunks.push(header({ name: `PaxHeader/${asciiFallback(name, 90)}`, mode: 0o644, size: pax.length, type: "x", link: "" }), pad(pax));
+    }
+    const type = e.kind === "file" ? "0" : e.kind === "dir" ? "5" : "2";
+    chunks.push(header({ name: asciiFallback(name, 100), mode, size: data.length, type, link: asciiFallback(link, 100) }), pad(data));
+  }
+  chunks.push(Buffer.alloc(BLOCK * 2));
+  const gz = await gzip(Buffer.concat(chunks), { level: SNAPSHOT_GZIP_LEVEL });
+  // RFC 1952 header: bytes 4..7 MTIME, 9 OS. zlib already writes mtime 0; the OS byte depends on the build platform.
+  gz.writeUInt32LE(0, 4);
+  gz[9] = GZIP_OS_UNIX;
+  return gz;
+}
+
+/** Defence in depth: the entries must be the safe, sorted, parent-first list scanTree returns. */
+function checkEntries(entries: TTreeEntry[]): void {
+  const dirs = new Set<string>();
+  let prev: Buffer | null = null;
+  for (const e of entries) {
+    const segs = e.path.split("/");
+    if (segs.some((s) => s === "" || s === "." || s === ".." || s.includes("\0"))) throw new Error(`unsafe snapshot path ${JSON.stringify(e.path)}`);
+    const parent = segs.slice(0, -1).join("/");
+    if (parent !== "" && !dirs.has(parent)) throw new Error(`snapshot entry ${e.path} comes without its parent directory`);
+    const key = Buffer.from(e.path, "utf8");
+    if (prev && Buffer.compare(prev, key) >= 0) throw new Error(`snapshot entries are not in strict byte order at ${e.path}`);
+    prev = key;
+    if (e.kind === "dir") dirs.add(e.path);
+    if (e.kind === "symlink" && !e.linkTarget) throw new Error(`symlink ${e.path} has no target`);
+  }
+}
+
+/** Opens without following a final symlink and checks the file is the one scanTree saw. */
+async function readRegular(full: string, e: TTreeEntry): Promise<Buffer> {
+  const fh = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() || st.size !== e.size) throw new Error(`${e.path} changed between scan and snapshot`);
+    const data = await fh.readFile();
+    if (data.length !== e.size) throw new Error(`${e.path} changed while being read`);
+    return data;
+  } finally {
+    await fh.close();
+  }
+}
+
+function needsPax(s: string): boolean {
+  return Buffer.byteLength(s, "utf8") > 100 || /[^\x20-\x7e]/.test(s);
+}
+
+/** The ustar name field when a PAX record carries the real name: printable ASCII, truncated. */
+function asciiFallback(s: string, max: number): string {
+  return s.replace(/[^\x20-\x7e]/g, "_").slice(0, max);
+}
+
+/** `"<len> <key>=<value>\n"` where len counts the whole record, its own digits included. */
+function paxRecord(key: string, value: string): Buffer {
+  const body = Buffer.from(` ${key}=${value}\n`, "utf8");
+  let len = body.length + String(body.length).length;
+  while (String(len).length + body.length !== len) len = String(len).length + body.length;
+  return Buffer.concat([Buffer.from(String(len)), body]);
+}
+
+function pad(data: Buffer): Buffer {
+  const rest = data.length % BLOCK;
+  return rest === 0 ? data : Buffer.concat([data, Buffer.alloc(BLOCK - rest)]);
+}
+
+function octal(buf: Buffer, offset: number, width: number, value: number): void {
+  const s = value.toString(8).padStart(width - 1, "0");
+  if (s.length > width - 1) throw new Error(`value ${value} does not fit a ${width}-byte tar field`);
+  buf.write(s + "\0", offset, "ascii");
+}
+
+function header(h: { name: string; mode: number; size: number; type: string; link: string }): Buffer {
+  const b = Buffer.alloc(BLOCK);
+  b.write(h.name, 0, 100, "ascii");
+  octal(b, 100, 8, h.mode);
+  octal(b, 108, 8, 0); // uid
+  octal(b, 116, 8, 0); // gid
+  octal(b, 124, 12, h.size);
+  octal(b, 136, 12, 0); // mtime
+  b.write(h.type, 156, 1, "ascii");
+  b.write(h.link, 157, 100, "ascii");
+  b.write("ustar\u000000", 257, 8, "ascii"); // magic "ustar\0" + version "00"; uname, gname, dev, prefix stay empty
+  b.fill(0x20, 148, 156);
+  let sum = 0;
+  for (const byte of b) sum += byte;
+  b.write(sum.toString(8).padStart(6, "0") + "\0 ", 148, 8, "ascii");
+  return b;
+}
+
+// ---- reading (tests, runners) -------------------------------------------------------------
+
+export type TSnapshotEntry = { path: string; kind: TTreeEntry["kind"]; size: number; mode: number; linkTarget?: string };
+
+/** Lists a snapshot (or any ustar/PAX tar.gz of files, dirs and symlinks) in archive order. */
+export async function listSnapshot(buf: Buffer): Promise<TSnapshotEntry[]> {
+  const out: TSnapshotEntry[] = [];
+  for (const { data: _data, ...entry } of parseTar(await gunzip(buf))) out.push(entry);
+  return out;
+}
+
+/** The bytes of a regular file in a snapshot, or null when there is no such file. */
+export async function readSnapshotFile(buf: Buffer, filePath: string): Promise<Buffer | null> {
+  for (const e of parseTar(await gunzip(buf))) {
+    if (e.kind === "file" && e.path === filePath) return Buffer.from(e.data);
+  }
+  return null;
+}
+
+function* parseTar(tar: Buffer): Generator<TSnapshotEntry & { data: Buffer }> {
+  let offset = 0;
+  let pending: { path?: string; linkpath?: string; size?: number } = {};
+  while (offset + BLOCK <= tar.length) {
+    const h = tar.subarray(offset, offset + BLOCK);
+    if (h.every((byte) => byte === 0)) return;
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : (h[i] as number);
+    if (sum !== readOctal(h, 148, 8)) throw new Error(`tar header checksum mismatch at offset ${offset}`);
+    const type = String.fromCharCode(h[156] as number);
+    const size = pending.size ?? readOctal(h, 124, 12);
+    const start = offset + BLOCK;
+    if (start + size > tar.length) throw new Error("truncated tar");
+    const data = tar.subarray(start, start + size);
+    offset = start + Math.ceil(size / BLOCK) * BLOCK;
+    if (type === "x") {
+      pending = { ...pending, ...parsePax(data) };
+      continue;
+    }
+    if (type === "g") continue;
+    if (type === "L" || type === "K") {
+      const value = cString(data, 0, data.length);
+      pending = type === "L" ? { ...pending, path: value } : { ...pending, linkpath: value };
+      continue;
+    }
+    const prefix = h.subarray(257, 262).toString("latin1") === "ustar" ? cString(h, 345, 155) : "";
+    let name = pending.path ?? (prefix ? `${prefix}/${cString(h, 0, 100)}` : cString(h, 0, 100));
+    name = name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+    const mode = readOctal(h, 100, 8) & 0o7777;
+    const linkTarget = pending.linkpath ?? cString(h, 157, 100);
+    pending = {};
+    if (type === "0" || type === "\0" || type === "7") yield { path: name, kind: "file", size, mode, data };
+    else if (type === "5") yield { path: name, kind: "dir", size: 0, mode, data };
+    else if (type === "2") yield { path: name, kind: "symlink", size: 0, mode, linkTarget, data };
+    else throw new Error(`unsupported tar entry type ${JSON.stringify(type)} for ${name}`);
+  }
+}
+
+function cString(b: Buffer, offset: number, len: number): string {
+  const field = b.subarray(offset, offset + len);
+  const end = field.indexOf(0);
+  return field.subarray(0, end === -1 ? field.length : end).toString("utf8");
+}
+
+function readOctal(b: Buffer, offset: number, len: number): number {
+  const s = b.subarray(offset, offset + len).toString("latin1").replace(/[\0 ]+$/, "").replace(/^ +/, "");
+  if (s === "") return 0;
+  if (!/^[0-7]+$/.test(s)) throw new Error(`bad octal field in tar header: ${JSON.stringify(s)}`);
+  return parseInt(s, 8);
+}
+
+function parsePax(data: Buffer): { path?: string; linkpath?: string; size?: number } {
+  const out: { path?: string; linkpath?: string; size?: number } = {};
+  let i = 0;
+  while (i < data.length) {
+    const space = data.indexOf(0x20, i);
+    const len = Number(data.subarray(i, space).toString("latin1"));
+    if (space === -1 || !Number.isInteger(len) || len <= 0 || i + len > data.length) throw new Error("bad PAX record");
+    const record = data.subarray(space + 1, i + len - 1).toString("utf8");
+    const eq = record.indexOf("=");
+    const key = record.slice(0, eq);
+    const value = record.slice(eq + 1);
+    if (key === "path") out.path = value;
+    else if (key === "linkpath") out.linkpath = value;
+    else if (key === "size") out.size = Number(value);
+    i += len;
+  }
+  return out;
+}
