@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkers, stopWorkers } from "@/server/workers/run";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
+import { newId } from "@/server/platform/ids";
+import { emitEvent } from "@/server/platform/outbox";
 import { api, bootApp, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 
 /**
@@ -56,8 +58,8 @@ type TReceiver = {
   requests: TReceived[];
   accepted: Map<string, number>;
   held: http.ServerResponse[];
-  /** Answer this much later (a slow endpoint). */
-  delayMs: number;
+  /** Awaited before answering a correctly signed request (a slow endpoint). */
+  beforeAnswer: () => Promise<void>;
   close: () => Promise<void>;
 };
 const receivers: TReceiver[] = [];
@@ -73,7 +75,7 @@ function verify(secret: string, id: string, ts: string, body: string, header: st
 }
 
 async function startReceiver(respond: (n: number) => TAnswer = () => 200): Promise<TReceiver> {
-  const r: TReceiver = { url: "", secret: undefined, respond, requests: [], accepted: new Map(), held: [], delayMs: 0, close: async () => undefined };
+  const r: TReceiver = { url: "", secret: undefined, respond, requests: [], accepted: new Map(), held: [], beforeAnswer: async () => undefined, close: async () => undefined };
   let n = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -96,10 +98,10 @@ async function startReceiver(respond: (n: number) => TAnswer = () => 200): Promi
         r.held.push(res);
         return;
       }
-      setTimeout(() => {
+      void (ok ? r.beforeAnswer() : Promise.resolve()).then(() => {
         if (status >= 200 && status < 300) r.accepted.set(id, (r.accepted.get(id) ?? 0) + 1);
         res.writeHead(status).end();
-      }, r.delayMs);
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -223,18 +225,43 @@ afterAll(async () => {
 });
 
 describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
-  it("(a) two worker processes, 30 events: each delivered exactly once", async () => {
+  it("(a) two worker processes, 30 events: each delivered exactly once, by both processes at once", async () => {
     const [w1, w2] = await Promise.all([startWorker(), startWorker()]);
     const ws = await makeWorkspace(owner.token, "multiprocess a");
-    // A slow-ish receiver, so both processes hold leases at the same time.
     const receiver = await startReceiver(() => 200);
-    receiver.delayMs = 100;
     const wb = await subscribe(ws.id, receiver, ["budget.changed"]);
 
+    // The endpoint answers nothing until more than DELIVER_BATCH (20, delivery.service.ts)
+    // requests are open at once. One process never has more than one batch in flight
+    // (a tick does not overlap itself), so reaching 21 proves both processes were
+    // delivering concurrently. A fallback answers after 700 ms, below the 1 s request
+    // timeout, so a slow start fails the concurrency assertion instead of causing retries.
+    const DELIVER_BATCH = 20;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    receiver.beforeAnswer = async () => {
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      if (inFlight > DELIVER_BATCH) release();
+      await Promise.race([released, sleep(700)]);
+      inFlight--;
+    };
+
+    // 30 events committed at once (one transaction), as a busy workspace would produce them.
     const EVENTS = 30;
-    for (let i = 1; i <= EVENTS; i++) await setBudget(ws.id, i);
-    const eventIds = (await db().outboxEvent.findMany({ where: { workspaceId: ws.id, type: "budget.changed" }, select: { id: true } })).map((e) => e.id);
-    expect(eventIds).toHaveLength(EVENTS);
+    const eventIds = await db().$transaction(async (tx) => {
+      const ids: string[] = [];
+      for (let i = 1; i <= EVENTS; i++) {
+        ids.push(
+          await emitEvent(tx, {
+            workspaceId: ws.id, type: "budget.changed", correlationId: newId("evt"), subject: ws.id,
+            data: { workspace_id: ws.id, usage_category: "ai_tokens", limit_units: i },
+          }),
+        );
+      }
+      return ids;
+    });
 
     await waitFor("all 30 events at the receiver", () => receiver.accepted.size === EVENTS, 20_000);
     await waitFor("every delivery settled", async () => (await db().webhookDelivery.count({ where: { subscriptionId: wb, status: { not: "delivered" } } })) === 0);
@@ -246,6 +273,7 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     expect(dupes, "no event delivered twice").toEqual([]);
     expect(receiver.requests).toHaveLength(EVENTS);
     expect(receiver.requests.every((r) => r.verified && r.status === 200)).toBe(true);
+    expect(maxInFlight, "requests open at once (> one batch = both processes delivering)").toBeGreaterThan(DELIVER_BATCH);
     const deliveries = await db().webhookDelivery.findMany({ where: { subscriptionId: wb }, include: { attempts: true } });
     expect(deliveries).toHaveLength(EVENTS);
     expect(new Set(deliveries.map((d) => d.eventId)).size, "one delivery per event and subscription").toBe(EVENTS);
@@ -254,10 +282,15 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
       expect(d.attemptCount).toBe(1);
       expect(d.attempts.map((a) => a.statusCode)).toEqual([200]);
     }
+
     expect(alive(w1) && alive(w2), w1.output.join("") + w2.output.join("")).toBe(true);
     await Promise.all([killWorker(w1, "SIGTERM"), killWorker(w2, "SIGTERM")]);
-    expect(w1.child.exitCode, w1.output.join("")).toBe(0);
-  }, 90_000);
+    for (const w of [w1, w2]) {
+      // npx exits by the signal, or 0 once the worker shut down; either way its connections are closed.
+      expect(w.child.exitCode === 0 || w.child.signalCode === "SIGTERM", `${w.child.exitCode} ${w.child.signalCode}\n${w.output.join("")}`).toBe(true);
+      await waitFor(`${w.name} to close its connections`, async () => (await connectionsOf(w)) === 0, 10_000);
+    }
+  }, 60_000);
 
   it("(b) a worker killed mid-request loses nothing: after the lease expires another process delivers", async () => {
     const ws = await makeWorkspace(owner.token, "multiprocess b");
@@ -271,7 +304,7 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     // Kill while the request is in flight (the worker would time out after TIMEOUT_MS).
     process.kill(-first.child.pid!, "SIGKILL");
     await first.exited;
-    expect(first.child.signalCode ?? "SIGKILL").toBe("SIGKILL");
+    expect(first.child.signalCode).toBe("SIGKILL");
     await waitFor("the killed worker's connections to go", async () => (await connectionsOf(first)) === 0, 10_000);
 
     const leased = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: wb } });
@@ -296,7 +329,7 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     expect(await db().webhookDelivery.count({ where: { eventId } })).toBe(1);
     expect(await db().deadLetter.count({ where: { eventId } })).toBe(0);
     await killWorker(second, "SIGTERM");
-  }, 90_000);
+  }, 60_000);
 });
 
 describe("in-process workers", () => {

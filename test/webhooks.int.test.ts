@@ -6,6 +6,8 @@ import { z } from "zod";
 import { deliverDue, dispatchOutbox } from "@/server/domain/webhooks/delivery.service";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
+import { newId } from "@/server/platform/ids";
+import { EVENT_TYPES, SCHEMA_EVENT_TYPES, toCloudEvent, type TEventType } from "@/server/platform/outbox";
 import { api, bootApp, makeUser, makeWorkspace, type TTestUser, type TTestWorkspace } from "./support/api";
 import { CORRELATION_ID_RE, expectShape, idRegex, Page, Problem, zSpecId, zTimestamp } from "./support/spec-schemas";
 
@@ -212,9 +214,14 @@ function expectCloudEvent(ev: TJson | undefined, expected: { type: string; ws: s
   expect(e.source).toContain(expected.ws);
   expect(zTimestamp.safeParse(e.time).success, `time ${e.time}`).toBe(true);
   expect(e.datacontenttype).toBe("application/json");
-  expect(e.dataschema).toMatch(/^https?:\/\//);
-  expect(e.dataschema).toContain(e.type);
-  expect(e.dataschema).toMatch(/version=\d+\.\d+\.\d+/);
+  // dataschema (optional in CloudEvents) links only the published JSON Schemas, with the type's version.
+  if (SCHEMA_EVENT_TYPES.has(e.type)) {
+    expect(e.dataschema).toMatch(/^https?:\/\//);
+    expect(e.dataschema).toContain(e.type);
+    expect(e.dataschema).toContain(`version=${EVENT_TYPES[e.type as TEventType]}`);
+  } else {
+    expect(e).not.toHaveProperty("dataschema");
+  }
   expect(e.workspaceid).toBe(expected.ws);
   expect(e.correlationid).toMatch(CORRELATION_ID_RE);
   if (expected.correlationId) expect(e.correlationid).toBe(expected.correlationId);
@@ -495,8 +502,6 @@ describe("webhook delivery", () => {
     }
     expectCloudEvent(accepted.event, { type: "plan.changed", ws: w.id, webhookId, correlationId: change.headers.get("x-correlation-id")! });
     expect(accepted.event.data).toMatchObject({ workspace_id: w.id, to: "team" });
-    expect(accepted.event.dataschema).toContain("plan.changed");
-    expect(accepted.event.dataschema).toContain("version=1.0.0");
 
     const deliveries = await deliveriesOf(w.id, sub.id);
     expect(deliveries).toHaveLength(1);
@@ -709,5 +714,23 @@ describe("webhook delivery", () => {
     const ev = await db().outboxEvent.findFirstOrThrow({ where: { workspaceId: w.id, type: "budget.changed" } });
     expect(ev.correlationId).toBe(ok.headers.get("x-correlation-id"));
     expect(ev.data).toMatchObject({ limit_units: 10, usage_category: "ai_tokens" });
+  });
+
+  it("the envelope of a schema'd event links its JSON Schema with the version, and that URL serves it", async () => {
+    const row = await db().outboxEvent.create({
+      data: {
+        id: newId("evt"), workspaceId: ws.id, type: "capability.contract_ready",
+        version: EVENT_TYPES["capability.contract_ready"], source: `/v1/workspaces/${ws.id}`, correlationId: newId("evt"),
+        data: {}, dispatchedAt: new Date(),
+      },
+    });
+    const ce = toCloudEvent(row);
+    expect(ce.dataschema).toBeDefined();
+    const url = new URL(ce.dataschema!);
+    expect(url.pathname).toBe("/v1/event-schemas/capability.contract_ready");
+    expect(url.searchParams.get("version")).toBe(EVENT_TYPES["capability.contract_ready"]);
+    const schema = await api("GET", url.pathname + url.search);
+    expect(schema.status, schema.text).toBe(200);
+    expect(schema.json.$id).toBe(ce.dataschema);
   });
 });

@@ -17,7 +17,7 @@ import type { TRevision } from "@/server/domain/source/source.contract";
 import { formatDateTime } from "./format";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
-import { FreezeProgress, repoName } from "./products-view";
+import { FreezeProgress, idLinkClass, repoName, stillFreezing } from "./products-view";
 
 type TDescriptorStatus = TRevision["descriptor_status"];
 
@@ -96,7 +96,7 @@ function RevisionsCard({ ws, prod }: { ws: string; prod: string }) {
       {
         getNextPageParam: (page) => page.next_cursor ?? undefined,
         // A revision whose source is still being frozen changes on its own: keep the table current.
-        refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((r) => r.descriptor_status === "pending")) ? 2000 : false),
+        refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some(stillFreezing)) ? 2000 : false),
       },
     ),
   );
@@ -136,7 +136,7 @@ function RevisionsCard({ ws, prod }: { ws: string; prod: string }) {
               {rows.map((r) => (
                 <TableRow key={r.id}>
                   <TableCell>
-                    <Link href={workspaceHref(ws, `/revisions/${r.id}`)} className={buttonVariants({ variant: "link", className: "h-auto px-0 font-mono text-xs" })}>
+                    <Link href={workspaceHref(ws, `/revisions/${r.id}`)} className={idLinkClass}>
                       {r.id}
                     </Link>
                   </TableCell>
@@ -235,7 +235,7 @@ export function ProductView({ ws, prod }: { ws: string; prod: string }) {
                 <dd>
                   <Link
                     href={workspaceHref(ws, `/revisions/${p.input_revision_id}`)}
-                    className={buttonVariants({ variant: "link", className: "h-auto px-0 font-mono text-xs" })}
+                    className={idLinkClass}
                   >
                     {p.input_revision_id}
                   </Link>

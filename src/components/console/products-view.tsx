@@ -8,6 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -21,6 +22,9 @@ import { Loading, PageHeader } from "./page-header";
  * Source freeze progress and outcome, shared by the products page (new product) and the product
  * page (freeze again).
  * ---------------------------------------------------------------------------------------------- */
+
+/** An id that links to its page: a text link, aligned with the table's other cells. */
+export const idLinkClass = cn(buttonVariants({ variant: "link" }), "h-auto px-0 font-mono text-xs");
 
 type TFreezeStatus = TSourceFreeze["status"];
 
@@ -38,6 +42,15 @@ export function FreezeStatusBadge({ status }: { status: TFreezeStatus }) {
       {titleCase(status)}
     </Badge>
   );
+}
+
+/**
+ * Whether a revision's source may still be being frozen, so a view should poll
+ * it. Bounded in time: a freeze that settles without producing a descriptor
+ * must not keep a page polling forever.
+ */
+export function stillFreezing(r: { descriptor_status: string; created_at: string }): boolean {
+  return r.descriptor_status === "pending" && Date.now() - Date.parse(r.created_at) < 15 * 60_000;
 }
 
 /** The host of a repository URL (also for scp-like `git@host:path`), or null. */
@@ -133,7 +146,8 @@ function OffendingPath({ path }: { path: string }) {
       </p>
     );
   }
-  if (path === "/source" || path === "") return null;
+  // `/repo_url` is where URL and ref problems point; the sentence and the repository above already say it.
+  if (path === "/source" || path === "/repo_url" || path === "") return null;
   return (
     <p>
       Concerns: <code className="font-mono text-xs break-all">{path.replace(/^\//, "")}</code>
@@ -387,7 +401,7 @@ export function ProductsView({ ws }: { ws: string }) {
                   {rows.map((p) => (
                     <TableRow key={p.id}>
                       <TableCell>
-                        <Link href={workspaceHref(ws, `/products/${p.id}`)} className={buttonVariants({ variant: "link", className: "h-auto px-0 font-mono text-xs" })}>
+                        <Link href={workspaceHref(ws, `/products/${p.id}`)} className={idLinkClass}>
                           {p.id}
                         </Link>
                       </TableCell>

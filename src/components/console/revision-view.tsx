@@ -22,7 +22,7 @@ import { formatDateTime, formatUnits } from "./format";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
 import { ContractStatusBadge, DescriptorStatusBadge } from "./product-view";
-import { FreezeProgress } from "./products-view";
+import { FreezeProgress, idLinkClass, stillFreezing } from "./products-view";
 
 type TConfirmInput = inferRouterInputs<AppRouter>["source"]["confirmDescriptor"];
 type TEdits = NonNullable<TConfirmInput["edits"]>;
@@ -279,7 +279,7 @@ function confirmFailure(problem: TProblemView | null, canApprove: boolean): { ti
       return {
         title: "The capability contract asks for more than the product's current contract",
         sentence: canApprove
-          ? "Review the contract below, then tick “Approve widening” and confirm again."
+          ? "If the app really needs more, tick “Approve widening” and confirm again; otherwise narrow capabilities.json and freeze again."
           : "An owner or admin of this workspace must approve the widening.",
       };
     case "credential_in_descriptor": {
@@ -374,7 +374,8 @@ function ConfirmForm({ ws, revision, descriptor, canApprove }: { ws: string; rev
             </div>
           </div>
           <p id="edit-empty-hint" className="text-xs text-slate-500">
-            Leave the install or build command empty to skip that step.
+            Leave the install or build command empty to skip that step. The start command and the entrypoint describe the same process:
+            changing only one of them updates the other.
           </p>
         </fieldset>
       ) : null}
@@ -643,7 +644,7 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
   const trpc = useTRPC();
   const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
   const revision = useQuery(
-    trpc.source.getRevision.queryOptions({ ws, rev }, { refetchInterval: (q) => (q.state.data?.descriptor_status === "pending" ? 1000 : false) }),
+    trpc.source.getRevision.queryOptions({ ws, rev }, { refetchInterval: (q) => (q.state.data && stillFreezing(q.state.data) ? 1000 : false) }),
   );
   const role = workspace.data?.role;
   const canConfirm = role === undefined || hasRole(role, "developer");
@@ -718,7 +719,7 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
               <div className="min-w-0 space-y-1">
                 <dt className="text-slate-500">Product</dt>
                 <dd>
-                  <Link href={workspaceHref(ws, `/products/${r.product_id}`)} className={buttonVariants({ variant: "link", className: "h-auto px-0 font-mono text-xs" })}>
+                  <Link href={workspaceHref(ws, `/products/${r.product_id}`)} className={idLinkClass}>
                     {r.product_id}
                   </Link>
                 </dd>

@@ -63,7 +63,7 @@ export async function fetchSource(opts: TFetchOptions): Promise<TFetched> {
     }
     const checkout = await runGit(ctx, [...g, "--work-tree", tree, "checkout", "-q", "--detach", commitSha]);
     if (checkout.code !== 0) {
-      // git refuses paths that are unsafe on some platform (`..`, `.git` variants, backslashes).
+      // git refuses some unsafe paths itself (`..`, `.git` and its NTFS/HFS spellings).
       const invalid = /invalid path '(.*)'/.exec(checkout.stderr);
       if (invalid) throw new SourceRejection("traversal", "The repository contains a path git refuses to check out", undefined, invalid[1]);
       throw classify(checkout.stderr);
@@ -126,7 +126,7 @@ export function checkRef(ref: string): void {
   if (ref.startsWith("-")) throw bad("must not start with '-'");
   if (HEX_COMMIT.test(ref)) return;
   if (
-    /[\x00-\x20\x7f~^:?*[\\]/.test(ref) || ref.includes("..") || ref.includes("@{") || ref === "@" ||
+    [...ref].some((c) => c <= " " || c === "\x7f") || /[~^:?*[\\]/.test(ref) || ref.includes("..") || ref.includes("@{") || ref === "@" ||
     ref.startsWith("/") || ref.endsWith("/") || ref.endsWith(".") || ref.includes("//") ||
     ref.split("/").some((c) => c.startsWith(".") || c.endsWith(".lock"))
   ) {
@@ -136,16 +136,19 @@ export function checkRef(ref: string): void {
 
 // ---- running git -------------------------------------------------------------------------
 
-type TCtx = { env: NodeJS.ProcessEnv; started: number; timeoutMs: number; allowLocal: boolean };
+type TCtx = { env: Record<string, string>; started: number; timeoutMs: number; allowLocal: boolean };
 type TRun = { code: number | null; stdout: string; stderr: string };
 
 const PASS_THROUGH = ["PATH", "GIT_SSL_CAINFO", "GIT_SSL_CAPATH", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE"];
 const PROXY_VARS = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"];
 
-function gitEnv(home: string, local: boolean): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
+function gitEnv(home: string, local: boolean): Record<string, string> {
+  const env: Record<string, string> = {};
   // Proxies and CA bundles are the operator's network settings; a loopback source bypasses proxies.
-  for (const k of local ? PASS_THROUGH : [...PASS_THROUGH, ...PROXY_VARS]) if (process.env[k]) env[k] = process.env[k];
+  for (const k of local ? PASS_THROUGH : [...PASS_THROUGH, ...PROXY_VARS]) {
+    const v = process.env[k];
+    if (v) env[k] = v;
+  }
   env.PATH ??= "/usr/bin:/bin";
   return {
     ...env,
@@ -173,7 +176,7 @@ function runGit(ctx: TCtx, args: string[]): Promise<TRun> {
   if (remaining <= 0) return Promise.reject(timeoutRejection(ctx));
   return new Promise((resolve, reject) => {
     const child = spawn("git", [...configArgs(ctx.allowLocal), ...args], {
-      env: ctx.env, stdio: ["ignore", "pipe", "pipe"], detached: true,
+      env: ctx.env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true,
     });
     let stdout = "";
     let stderr = "";
@@ -212,7 +215,7 @@ function timeoutRejection(ctx: TCtx): SourceRejection {
 }
 
 function must(r: TRun): void {
-  if (r.code !== 0) throw new Error(`git failed locally: ${lastLine(r.stderr)}`);
+  if (r.code !== 0) throw new Error(`git failed locally: ${gitMessage(r.stderr)}`);
 }
 
 const PRIVATE = /authentication failed|could not read (username|password)|terminal prompts disabled|returned error: 40[134]|repository '.*' not found|repository not found/i;
@@ -220,7 +223,7 @@ const NO_REF = /couldn't find remote ref|not our ref|unadvertised object|invalid
 
 /** Maps git's stderr (LC_ALL=C) to a rejection code; see the module comment for 404. */
 export function classify(stderr: string): SourceRejection {
-  const line = lastLine(stderr);
+  const line = gitMessage(stderr);
   if (PRIVATE.test(stderr)) {
     return new SourceRejection("private_source_unsupported", `The repository is private, missing, or asks for credentials (only public repositories are supported): ${line}`);
   }
@@ -228,9 +231,10 @@ export function classify(stderr: string): SourceRejection {
   return new SourceRejection("fetch_failed", `git fetch failed: ${line}`);
 }
 
-function lastLine(stderr: string): string {
+/** git's first `fatal:` line (the cause; later ones are boilerplate), else its last line. */
+function gitMessage(stderr: string): string {
   const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim()).filter(Boolean);
-  const last = lines[lines.length - 1] ?? "no output";
+  const line = lines.find((l) => l.startsWith("fatal:")) ?? lines[lines.length - 1] ?? "no output";
   // URLs never carry credentials here (rejected above), but scrub any userinfo git might echo.
-  return last.replace(/\/\/[^/\s@]*@/g, "//").slice(0, 300);
+  return line.replace(/\/\/[^/\s@]*@/g, "//").slice(0, 300);
 }

@@ -22,11 +22,28 @@ export function freezeLink(workspaceId: string, freezeId: string): string {
 }
 
 /**
+ * Credentials in a repository URL are never stored or echoed: the userinfo is
+ * replaced by `***`, which the freeze then rejects as private_source_unsupported.
+ */
+export function redactRepoUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (!url.username && !url.password) return raw;
+    url.username = "***";
+    url.password = "";
+    return url.toString();
+  } catch {
+    return raw;
+  }
+}
+
+/**
  * Intake (spec 2.3): creates the product, its input revision and a pending
  * source freeze in one transaction and answers at once; the freeze worker
  * fetches and snapshots the source.
  */
-export async function createProduct(caller: TCaller, workspaceId: string, input: { repo_url: string; ref: string }) {
+export async function createProduct(caller: TCaller, workspaceId: string, raw: { repo_url: string; ref: string }) {
+  const input = { ...raw, repo_url: redactRepoUrl(raw.repo_url) };
   const productId = newId("prod");
   const revisionId = newId("rev");
   const freezeId = newId("frz");
