@@ -18,7 +18,8 @@ import { api, bootApp, makeUser, makeWorkspace, type TTestUser } from "./support
  *  (a) two worker processes, 30 events: each delivered exactly once;
  *  (b) a worker SIGKILLed while its request is in flight: after the lease
  *      expires another process delivers the event (nothing lost);
- *  (c) the in-process mode (startWorkers in this process) delivers too.
+ *  (c) the in-process mode (startWorkers in this process) delivers too;
+ *  (d) a worker stopped with SIGTERM finishes the request in flight first.
  * Needs PostgreSQL (embedded PGlite is single-process).
  */
 const POLL_MS = 50;
@@ -329,6 +330,33 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     expect(await db().webhookDelivery.count({ where: { eventId } })).toBe(1);
     expect(await db().deadLetter.count({ where: { eventId } })).toBe(0);
     await killWorker(second, "SIGTERM");
+  }, 60_000);
+
+  it("(d) SIGTERM lets the request in flight finish: its outcome is recorded, nothing is repeated", async () => {
+    const ws = await makeWorkspace(owner.token, "multiprocess d");
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const receiver = await startReceiver(() => 200);
+    receiver.beforeAnswer = () => answered;
+    const wb = await subscribe(ws.id, receiver, ["budget.changed"]);
+
+    const w = await startWorker();
+    await setBudget(ws.id, 7);
+    await waitFor("the request to reach the receiver", () => receiver.requests.length === 1, 20_000, 5);
+    process.kill(-w.child.pid!, "SIGTERM");
+    // Still within the 1 s request timeout: the stopping worker must wait for this answer.
+    await sleep(300);
+    answer();
+    await waitFor("the worker to finish and close its connections", async () => (await connectionsOf(w)) === 0, 15_000);
+    await w.exited;
+
+    const d = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: wb }, include: { attempts: true } });
+    expect(d.status, w.output.join("")).toBe("delivered");
+    expect(d.lockedUntil).toBeNull();
+    expect(d.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 200]]);
+    expect(receiver.requests).toHaveLength(1);
+    expect(receiver.accepted.get(d.eventId)).toBe(1);
+    expect(w.output.join(""), "no errors from a pool closed under a running tick").not.toMatch(/"level":"error"/);
   }, 60_000);
 });
 

@@ -666,6 +666,22 @@ describe("webhook delivery", () => {
     expect(everything.accepted.has(planId)).toBe(true);
   });
 
+  it("a subscription gets only events written after it was created, however late dispatch runs", async () => {
+    // workspace.created is still undispatched when the subscription is made (nothing pumps in between).
+    const w = await makeWorkspace(owner.token, "late dispatch");
+    const before = await db().outboxEvent.findFirstOrThrow({ where: { workspaceId: w.id, type: "workspace.created" } });
+    expect(before.dispatchedAt).toBeNull();
+    const receiver = await startReceiver();
+    const sub = await subscribe(w.id, receiver, ["*"]);
+    await setPlan(w.id, "team");
+
+    await pumpUntil("plan.changed", () => receiver.accepted.size >= 1);
+    await drainOutbox();
+    await pumpUntil("nothing pending", async () => (await db().webhookDelivery.count({ where: { subscriptionId: sub.id, status: "pending" } })) === 0);
+    expect([...receiver.accepted.values()].map((a) => a.event.type)).toEqual(["plan.changed"]);
+    expect(await db().webhookDelivery.count({ where: { eventId: before.id } })).toBe(0);
+  });
+
   it("a receiver with the wrong secret rejects (401): after a rotation only the new secret verifies", async () => {
     const w = await makeWorkspace(owner.token, "signature check");
     const receiver = await startReceiver();

@@ -1,10 +1,18 @@
-import { expect, test } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
 
 /**
  * Source intake in the console: create a product from a repository whose host
  * is not on the allow-list and watch the freeze settle as `rejected`, with
- * the rejection explained in words. (The e2e server does not allow local
- * sources, so the frozen-repository flow is covered by integration tests.)
+ * the rejection explained in words.
+ *
+ * The frozen-repository flow needs a local git repository, which the server
+ * only accepts with SOURCE_ALLOW_LOCAL=1. Playwright hands its environment to
+ * the web server, so `SOURCE_ALLOW_LOCAL=1 npx playwright test` runs it too;
+ * otherwise it is skipped (integration tests cover it).
  */
 const ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
 const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -13,24 +21,25 @@ const REPO_URL = `https://example.org/capstan-e2e-${suffix}.git`;
 
 // Next.js renders its own (empty) role="alert" route announcer: always filter alerts and statuses by text.
 
-test("console products: a repository on a host that is not allowed is rejected and explained", async ({ page }) => {
-  await test.step("sign in as the bootstrap admin", async () => {
-    await page.goto("/console");
-    await expect(page).toHaveURL(/\/signin/);
-    await page.getByLabel("Email").fill(ADMIN.email);
-    await page.getByLabel("Password").fill(ADMIN.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/console$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Workspaces" })).toBeVisible();
-  });
+async function signInAndCreateWorkspace(page: Page, name: string): Promise<string> {
+  await page.goto("/console");
+  await expect(page).toHaveURL(/\/signin/);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/console$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Workspaces" })).toBeVisible();
+  await page.getByLabel("Workspace name").fill(name);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await expect(page).toHaveURL(/\/console\/w\/ws_[0-9a-z]{26}$/);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  return /\/console\/w\/(ws_[0-9a-z]{26})$/.exec(page.url())![1]!;
+}
 
+test("console products: a repository on a host that is not allowed is rejected and explained", async ({ page }) => {
   let ws = "";
-  await test.step("create a workspace", async () => {
-    await page.getByLabel("Workspace name").fill(WORKSPACE_NAME);
-    await page.getByRole("button", { name: "Create workspace" }).click();
-    await expect(page).toHaveURL(/\/console\/w\/ws_[0-9a-z]{26}$/);
-    ws = /\/console\/w\/(ws_[0-9a-z]{26})$/.exec(page.url())![1]!;
-    await expect(page.getByRole("heading", { level: 1, name: WORKSPACE_NAME })).toBeVisible();
+  await test.step("sign in and create a workspace", async () => {
+    ws = await signInAndCreateWorkspace(page, WORKSPACE_NAME);
   });
 
   await test.step("the products page starts empty", async () => {
@@ -57,7 +66,7 @@ test("console products: a repository on a host that is not allowed is rejected a
     await expect(freeze.getByRole("link", { name: "Review revision" })).toHaveCount(0);
   });
 
-  await test.step("the product is listed, and its page shows the revision without a descriptor", async () => {
+  await test.step("the product is listed; its page lists its one revision", async () => {
     const row = page.getByRole("row").filter({ hasText: REPO_URL });
     await expect(row).toContainText("main");
     await row.getByRole("link", { name: /^prod_/ }).click();
@@ -65,5 +74,115 @@ test("console products: a repository on a host that is not allowed is rejected a
     await expect(page.getByRole("heading", { level: 1, name: `capstan-e2e-${suffix}` })).toBeVisible();
     await expect(page.getByRole("row").filter({ hasText: /rev_/ })).toHaveCount(1);
     await expect(page.getByRole("button", { name: "Freeze again" })).toBeEnabled();
+  });
+});
+
+/** A repository with a node app: `main` asks for storage, `wide` also for email, `bad` names an unknown capability. */
+function makeRepository(dir: string) {
+  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
+  const storage = {
+    id: "storage.object", required: true, actions: ["read", "write"], scope: { prefix: "/uploads", max_object_bytes: 1048576 },
+    credential_owner: "workspace", provider: { allow: ["s3", "r2"], prefer: "s3", fallback: "listed" },
+  };
+  const email = {
+    id: "email.send", required: false, actions: ["send"],
+    scope: { from_addresses: ["app@example.com"], recipient_domains: ["*"], max_recipients: 5, max_message_bytes: 100000 },
+    credential_owner: "workspace", provider: { allow: ["ses"], fallback: "none" },
+  };
+  const contract = (capabilities: unknown[]) => writeFileSync(path.join(dir, "capabilities.json"), JSON.stringify({ capabilities }));
+  git("init", "-q", "-b", "main");
+  git("config", "user.email", "e2e@example.com");
+  git("config", "user.name", "e2e");
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "e2e-app", engines: { node: ">=20" }, scripts: { start: "node server.js" } }));
+  writeFileSync(path.join(dir, "server.js"), 'require("http").createServer((q, s) => s.end("ok")).listen(process.env.PORT || 3000);\n');
+  contract([storage]);
+  git("add", "-A");
+  git("commit", "-qm", "main");
+  git("checkout", "-qb", "wide");
+  contract([storage, email]);
+  git("commit", "-qam", "wide");
+  git("checkout", "-qb", "bad");
+  contract([{ ...storage, id: "fs.write" }]);
+  git("commit", "-qam", "bad");
+  git("checkout", "-q", "main");
+}
+
+test.describe("with local sources", () => {
+  test.skip(process.env.SOURCE_ALLOW_LOCAL !== "1", "needs SOURCE_ALLOW_LOCAL=1 for the server");
+  let repoDir = "";
+  test.beforeAll(() => {
+    repoDir = mkdtempSync(path.join(os.tmpdir(), "capstan-e2e-repo-"));
+    makeRepository(repoDir);
+  });
+  test.afterAll(() => {
+    if (repoDir) rmSync(repoDir, { recursive: true, force: true });
+  });
+
+  async function freezeAgain(page: Page, ref: string) {
+    await page.getByLabel("Ref").fill(ref);
+    await page.getByRole("button", { name: "Freeze again" }).click();
+    const freeze = page.getByRole("region", { name: "Source freeze" });
+    await expect(freeze.getByText("Frozen", { exact: true })).toBeVisible({ timeout: 30_000 });
+    await freeze.getByRole("link", { name: /^Review revision/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Revision" })).toBeVisible();
+  }
+
+  test("console products: review, edit and confirm a frozen revision; widening needs approval", async ({ page }) => {
+    test.setTimeout(120_000);
+    const ws = await signInAndCreateWorkspace(page, `E2E local products ${suffix}`);
+
+    await test.step("create a product from the local repository; the freeze settles as frozen", async () => {
+      await page.goto(`/console/w/${ws}/products`);
+      await page.getByLabel("Repository URL").fill(`file://${repoDir}`);
+      await page.getByRole("button", { name: "Create product" }).click();
+      const freeze = page.getByRole("region", { name: "Source freeze" });
+      await expect(freeze.getByText("Frozen", { exact: true })).toBeVisible({ timeout: 30_000 });
+      await freeze.getByRole("link", { name: /^Review revision/ }).click();
+    });
+
+    await test.step("the detected descriptor is summarised; the contract waits for confirmation", async () => {
+      await expect(page.getByRole("heading", { level: 1, name: "Revision" })).toBeVisible();
+      await expect(page.getByText("npm run start").first()).toBeVisible();
+      await expect(page.getByText("The capability contract becomes ready when the descriptor is confirmed.")).toBeVisible();
+    });
+
+    await test.step("a credential in an edit is refused and names the field", async () => {
+      await page.getByLabel("Start command").fill("node server.js --token=ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+      await page.getByRole("button", { name: "Confirm descriptor" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "A field looks like it contains a credential" })).toContainText(
+        "Start command (build_plan.start.command)",
+      );
+    });
+
+    await test.step("confirm with edits: the edited fields become developer, the contract is ready", async () => {
+      await page.getByLabel("Start command").fill("node server.js");
+      await page.getByLabel("Health check path").fill("/health");
+      await expect(page.getByText("You changed: Start command, Health check path.")).toBeVisible();
+      await page.getByRole("button", { name: "Confirm descriptor" }).click();
+      await expect(page.getByText("Descriptor confirmed")).toBeVisible();
+      const row = page.getByRole("row").filter({ hasText: "storage.object" });
+      await expect(row).toContainText("prefix: /uploads");
+      await expect(row).toContainText("allow: s3, r2");
+      await expect(page.getByRole("button", { name: "Confirm descriptor" })).toHaveCount(0);
+    });
+
+    await test.step("a wider contract needs an owner or admin's approval", async () => {
+      await page.getByRole("link", { name: "Open product" }).click();
+      await freezeAgain(page, "wide");
+      await page.getByRole("button", { name: "Confirm descriptor" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "asks for more than the product's current contract" })).toBeVisible();
+      await page.getByLabel("Approve widening").check();
+      await page.getByRole("button", { name: "Confirm descriptor" }).click();
+      await expect(page.getByText("Descriptor confirmed")).toBeVisible();
+      await expect(page.getByRole("row").filter({ hasText: "email.send" })).toBeVisible();
+    });
+
+    await test.step("an unknown capability rejects the contract, explained in words", async () => {
+      await page.getByRole("link", { name: "Open product" }).click();
+      await freezeAgain(page, "bad");
+      await expect(page.getByRole("alert").filter({ hasText: "The capability contract was rejected" })).toContainText(
+        "names a capability the platform does not offer",
+      );
+    });
   });
 });

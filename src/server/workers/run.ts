@@ -21,19 +21,24 @@ export function loops(): TLoop[] {
   ];
 }
 
-const g = globalThis as unknown as { __capstanWorkers?: NodeJS.Timeout[] };
+const g = globalThis as unknown as { __capstanWorkers?: NodeJS.Timeout[]; __capstanTicks?: Set<Promise<unknown>> };
 
 export function startWorkers(list = loops(), opts: { keepAlive?: boolean } = {}): void {
   if (g.__capstanWorkers) return;
+  const ticks = (g.__capstanTicks ??= new Set());
   g.__capstanWorkers = list.map((loop) => {
     let busy = false;
     const timer = setInterval(() => {
       if (busy) return;
       busy = true;
-      loop
+      const tick: Promise<unknown> = loop
         .run()
         .catch((err) => logger.error("worker.tick_failed", { worker: loop.name, error: String(err) }))
-        .finally(() => (busy = false));
+        .finally(() => {
+          busy = false;
+          ticks.delete(tick);
+        });
+      ticks.add(tick);
     }, loop.everyMs);
     if (!opts.keepAlive) timer.unref();
     return timer;
@@ -44,4 +49,22 @@ export function startWorkers(list = loops(), opts: { keepAlive?: boolean } = {})
 export function stopWorkers(): void {
   for (const t of g.__capstanWorkers ?? []) clearInterval(t);
   g.__capstanWorkers = undefined;
+}
+
+/**
+ * After stopWorkers: resolves once the ticks still running have finished (a
+ * webhook request in flight and the recording of its outcome), or false after
+ * `timeoutMs`. A process that exits without this leaves leases to expire and
+ * repeats deliveries whose answer it never recorded.
+ */
+export async function drainWorkers(timeoutMs: number): Promise<boolean> {
+  const running = [...(g.__capstanTicks ?? [])];
+  if (!running.length) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  try {
+    return await Promise.race([Promise.allSettled(running).then(() => true as const), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -24,8 +24,8 @@ const DELIVER_BATCH = 20;
 
 export async function dispatchOutbox(): Promise<number> {
   return db().$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; workspace_id: string; type: string }[]>`
-      SELECT id, workspace_id, type FROM outbox_events
+    const events = await tx.$queryRaw<{ id: string; workspace_id: string; type: string; created_at: Date }[]>`
+      SELECT id, workspace_id, type, created_at FROM outbox_events
        WHERE dispatched_at IS NULL
        ORDER BY created_at, id
        LIMIT ${DISPATCH_BATCH}
@@ -36,7 +36,8 @@ export async function dispatchOutbox(): Promise<number> {
     const now = new Date();
     const deliveries = events.flatMap((e) =>
       subs
-        .filter((s) => s.workspaceId === e.workspace_id && matches(s.eventTypes as string[], e.type))
+        // Only subscriptions that existed when the event was written: how far dispatch lags must not decide it.
+        .filter((s) => s.workspaceId === e.workspace_id && s.createdAt.getTime() <= new Date(e.created_at).getTime() && matches(s.eventTypes as string[], e.type))
         .map((s) => ({
           id: newId("whk"), workspaceId: e.workspace_id, subscriptionId: s.id, eventId: e.id,
           status: "pending", nextAttemptAt: now,

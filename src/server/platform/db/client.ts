@@ -6,7 +6,22 @@ import { logger } from "../logger";
 import { migrate } from "./migrate";
 import { connectPg, pgliteRunner } from "./sql-runner";
 
-export type TDb = PrismaClient;
+/**
+ * Secret columns are omitted from every query unless a query opts back in
+ * with `omit: { <column>: false }` (the one place that needs the secret).
+ */
+export const OMIT_SECRETS = {
+  credential: { secretSealed: true },
+  serviceIdentity: { secretHash: true },
+} as const;
+
+function makeClient(adapter: NonNullable<ConstructorParameters<typeof PrismaClient>[0]["adapter"]>) {
+  return new PrismaClient({ adapter, omit: OMIT_SECRETS });
+}
+
+export type TDb = ReturnType<typeof makeClient>;
+/** The client inside `$transaction(async (tx) => ...)`. */
+export type TTx = Parameters<Parameters<TDb["$transaction"]>[0]>[0];
 
 type TState = { promise?: Promise<TDb>; client?: TDb; kind?: "postgres" | "pglite"; close?: () => Promise<void> };
 
@@ -29,7 +44,7 @@ async function open(): Promise<TDb> {
       }
     }
     const adapter = new PrismaPg({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE });
-    const client = new PrismaClient({ adapter });
+    const client = makeClient(adapter);
     state.kind = "postgres";
     state.close = () => client.$disconnect();
     return client;
@@ -42,7 +57,7 @@ async function open(): Promise<TDb> {
   const releaseLock = await lockEmbedded(dir);
   const lite = await PGlite.create(dir);
   if (cfg.CAPSTAN_MIGRATE_ON_START) await migrate(pgliteRunner(lite), { log });
-  const client = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const client = makeClient(new PrismaPGlite(lite));
   state.kind = "pglite";
   state.close = async () => {
     await client.$disconnect();
