@@ -130,7 +130,7 @@ let seq = 0;
  * worker's database connections carry application_name = its name, so
  * readiness and death are visible in pg_stat_activity.
  */
-function spawnWorker(): TWorker {
+function spawnWorker(extraEnv: Record<string, string> = {}): TWorker {
   const name = `capstan-wh-worker-${process.pid}-${++seq}`;
   const url = new URL(process.env.DATABASE_URL!);
   url.searchParams.set("application_name", name);
@@ -148,6 +148,7 @@ function spawnWorker(): TWorker {
       CAPSTAN_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
       CAPSTAN_WEBHOOK_ALLOW_PRIVATE: "1",
       LOG_LEVEL: "warn",
+      ...extraEnv,
     },
   });
   const w: TWorker = { name, child, output: [], exited: new Promise((resolve) => child.once("exit", () => resolve())) };
@@ -169,8 +170,8 @@ async function connectionsOf(w: TWorker, workingOnly = false): Promise<number> {
 }
 
 /** Ready = its loops are polling the outbox or the deliveries. */
-async function startWorker(): Promise<TWorker> {
-  const w = spawnWorker();
+async function startWorker(extraEnv: Record<string, string> = {}): Promise<TWorker> {
+  const w = spawnWorker(extraEnv);
   await waitFor(`worker ${w.name} to poll`, async () => {
     if (!alive(w)) throw new Error(`worker exited (${w.child.exitCode ?? w.child.signalCode}):\n${w.output.join("")}`);
     return (await connectionsOf(w, true)) > 0;
@@ -340,15 +341,19 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     receiver.beforeAnswer = () => answered;
     const wb = await subscribe(ws.id, receiver, ["budget.changed"]);
 
-    const w = await startWorker();
+    // An 8 s request timeout here, so the answer below comes well within it.
+    const w = await startWorker({ CAPSTAN_WEBHOOK_TIMEOUT_MS: "8000" });
     await setBudget(ws.id, 7);
     await waitFor("the request to reach the receiver", () => receiver.requests.length === 1, 20_000, 5);
+    const signalled = Date.now();
     process.kill(-w.child.pid!, "SIGTERM");
-    // Still within the 1 s request timeout: the stopping worker must wait for this answer.
-    await sleep(300);
+    // The stopping worker must wait for this answer instead of exiting under it
+    // (without draining, it is gone in about 1.5 s).
+    await sleep(3000);
     answer();
     await waitFor("the worker to finish and close its connections", async () => (await connectionsOf(w)) === 0, 15_000);
     await w.exited;
+    expect(Date.now() - signalled, "the worker waited for the answer").toBeGreaterThanOrEqual(3000);
 
     const d = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: wb }, include: { attempts: true } });
     expect(d.status, w.output.join("")).toBe("delivered");

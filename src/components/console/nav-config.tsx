@@ -1,4 +1,7 @@
-import { Building2, Gauge, KeyRound, LayoutDashboard, Users, type LucideIcon } from "lucide-react";
+import {
+  Building2, Fingerprint, Gauge, KeyRound, LayoutDashboard, Link2, Lock, MailWarning, Package, ScrollText, Users, Webhook,
+  type LucideIcon,
+} from "lucide-react";
 import type { TRole } from "@/server/domain/identity/access.service";
 
 /** A link in a workspace's section of the sidebar; `path` is below /console/w/{ws} ("" is the overview). */
@@ -14,15 +17,20 @@ export type TWorkspaceNavItem = {
 export type TAccountNavItem = { label: string; icon: LucideIcon; href: string };
 
 /**
- * The console's navigation, as data. New areas plug in here and nowhere else:
- * e.g. { label: "Products", icon: Package, path: "/products" },
- * { label: "Credentials", ... }, { label: "Audit log", ..., minRole: "admin" },
- * { label: "Capability invocations", ... }.
+ * The console's navigation, as data. New areas plug in here and nowhere else.
  */
 export const WORKSPACE_NAV: TWorkspaceNavItem[] = [
   { label: "Overview", icon: LayoutDashboard, path: "" },
   { label: "Members", icon: Users, path: "/members" },
   { label: "Plan & budgets", icon: Gauge, path: "/plan" },
+  { label: "Products", icon: Package, path: "/products" },
+  { label: "Credentials", icon: Lock, path: "/credentials", minRole: "admin" },
+  { label: "Provider bindings", icon: Link2, path: "/bindings", minRole: "admin" },
+  { label: "Service identities", icon: Fingerprint, path: "/service-identities", minRole: "admin" },
+  { label: "Webhooks", icon: Webhook, path: "/webhooks", minRole: "admin" },
+  { label: "Dead letters", icon: MailWarning, path: "/dead-letters", minRole: "admin" },
+  // Viewers see the audit log too; restricted actions are filtered server-side.
+  { label: "Audit log", icon: ScrollText, path: "/audit" },
 ];
 
 export const ACCOUNT_NAV: TAccountNavItem[] = [

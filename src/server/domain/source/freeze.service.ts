@@ -83,7 +83,10 @@ export async function freezeOne(freeze: SourceFreeze): Promise<void> {
         }),
         { instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId },
       );
-      await finish(freeze, { status: "rejected", rejection: { code: err.code, ...(err.detail ? { detail: err.detail } : {}) }, problem, commitSha: fetched?.commitSha });
+      await finish(freeze, {
+        status: "rejected", rejection: { code: err.code, ...(err.detail ? { detail: err.detail } : {}) }, problem,
+        commitSha: fetched?.commitSha, revision: { descriptorStatus: "unavailable" },
+      });
     } else if (err instanceof UnsupportedSource) {
       const problem = toProblem(new AppError("validation_failed", err.message, { reason: "unsupported_source", errors: [{ path: "/source", message: err.message }] }), {
         instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
