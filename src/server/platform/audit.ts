@@ -101,7 +101,7 @@ export async function verifyAuditChain(workspaceId: string): Promise<{ ok: boole
       count++;
       const body = auditBody({ ...r, details: r.details });
       if (r.seq !== expectedSeq || r.prevHash !== prev || r.hash !== chainHash(prev, r.seq, body)) {
-        return { ok: false, brokenAt: r.id, count };
+        return { ok: false, brokenAt: r.id, count: await db().auditRecord.count({ where: { workspaceId } }) };
       }
       prev = r.hash;
       expectedSeq += BigInt(1);

@@ -16,8 +16,12 @@ export type TContext = {
   authError?: AppError;
   /** Response headers a procedure adds (Location, ...). Plain object: trpc-to-openapi drops Headers. */
   resHeaders: Record<string, string>;
-  /** Top-level response fields a stored idempotent response must not keep (one-time secrets). */
-  omitOnReplay?: string[];
+  /**
+   * Top-level response fields a stored idempotent response must not keep
+   * (one-time secrets). tRPC copies ctx between middlewares, so procedures
+   * must `push` into this shared array, never reassign it.
+   */
+  readonly omitOnReplay: string[];
   transport: "rest" | "trpc";
   request: { method: string; path: string };
 };
@@ -25,5 +29,5 @@ export type TContext = {
 export function createContextInner(
   seed: Partial<TContext> & Pick<TContext, "correlationId" | "transport" | "request">,
 ): TContext {
-  return { principal: null, resHeaders: {}, ...seed };
+  return { principal: null, resHeaders: {}, omitOnReplay: [], ...seed };
 }

@@ -18,7 +18,7 @@ export const webhooksRouter = router({
     .input(ZSubscriptionCreate.extend({ ws: zWorkspaceId }))
     .output(ZSubscriptionWithSecret)
     .mutation(({ ctx, input }) => {
-      ctx.omitOnReplay = ["secret"];
+      ctx.omitOnReplay.push("secret");
       return subs.createSubscription({ userId: ctx.principal.userId }, ctx.workspace.workspaceId, input);
     }),
 
@@ -47,7 +47,7 @@ export const webhooksRouter = router({
     .input(z.object({ wb: zId("wb") }))
     .output(ZSubscriptionWithSecret)
     .mutation(({ ctx, input }) => {
-      ctx.omitOnReplay = ["secret"];
+      ctx.omitOnReplay.push("secret");
       return subs.rotateSubscriptionSecret(ctx.workspace.workspaceId, input.wb);
     }),
 
