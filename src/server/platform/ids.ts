@@ -9,7 +9,7 @@ export const ID_PREFIXES = [
   "exe", "evt", "pend", "ddl", "ntf", "pipe", "fnd", "qual", "cred", "bind", "hdl", "cap", "svc",
   "frz", "adj", "fix", "upl", "dom", "wb", "ctx", "aud", "pay", "ivc", "rfd",
   // Our own resources that the spec does not name.
-  "tok", "mem", "idem", "whk", "wat", "dlq",
+  "tok", "mem", "idem", "whk", "wat", "dlq", "rsv",
 ] as const;
 export type TIdPrefix = (typeof ID_PREFIXES)[number];
 

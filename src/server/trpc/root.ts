@@ -5,9 +5,14 @@ import { usageRouter } from "@/server/domain/usage/usage.router";
 import { workspacesRouter } from "@/server/domain/workspaces/workspaces.router";
 import { webhooksRouter } from "@/server/domain/webhooks/webhooks.router";
 import { sourceRouter } from "@/server/domain/source/source.router";
+import { serviceIdentitiesRouter } from "@/server/domain/service-identities/service-identities.router";
+import { credentialsRouter } from "@/server/domain/credentials/credentials.router";
+import { bindingsRouter } from "@/server/domain/credentials/bindings.router";
+import { invocationsRouter } from "@/server/domain/capabilities/invocations.router";
 import { router } from "./init";
 
 export const appRouter = router({
+  invocations: invocationsRouter,
   audit: auditRouter,
   events: eventsRouter,
   identity: identityRouter,
@@ -15,6 +20,9 @@ export const appRouter = router({
   usage: usageRouter,
   webhooks: webhooksRouter,
   source: sourceRouter,
+  serviceIdentities: serviceIdentitiesRouter,
+  credentials: credentialsRouter,
+  bindings: bindingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,66 @@
+import { z } from "zod";
+
+/**
+ * BridgeRequest / BridgeOutput per capability and action (spec 4.3: "not
+ * shown"; consistent with the event request shapes of spec 6.2). Keys follow
+ * the scope rule: start with "/", no "..".
+ */
+export const zKey = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((k) => k.startsWith("/") && !k.includes(".."), "must start with / and contain no ..");
+
+export const ZKvGet = z.strictObject({ key: zKey });
+export const ZKvSet = z.strictObject({ key: zKey, value: z.json() });
+export const ZKvDelete = z.strictObject({ key: zKey });
+export const ZKvList = z.strictObject({
+  prefix: zKey,
+  limit: z.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(1024).optional(),
+});
+export const ZKvIncrement = z.strictObject({ key: zKey, by: z.number().int().min(-(2 ** 53) + 1).max(2 ** 53 - 1).default(1) });
+
+const ZMessage = z.strictObject({ role: z.enum(["system", "user", "assistant"]), content: z.string().max(1_000_000) });
+export const ZAiGenerate = z.strictObject({
+  model_kind: z.enum(["text", "embedding"]),
+  input: z.union([z.strictObject({ messages: z.array(ZMessage).min(1).max(200) }), z.strictObject({ text: z.string().min(1).max(1_000_000) })]),
+  max_tokens: z.number().int().positive().max(2 ** 53 - 1).optional(),
+});
+
+export const BRIDGE_ACTIONS = {
+  "data.kv": { get: ZKvGet, set: ZKvSet, delete: ZKvDelete, list: ZKvList, increment: ZKvIncrement },
+  "ai.generate": { generate: ZAiGenerate },
+  "storage.object": { read: null, write: null, delete: null, list: null },
+  "email.send": { send: null },
+} as const;
+export type TBridgeCapability = keyof typeof BRIDGE_ACTIONS;
+export const BRIDGE_CAPABILITIES = Object.keys(BRIDGE_ACTIONS) as TBridgeCapability[];
+export const ALL_ACTIONS = ["generate", "read", "write", "delete", "list", "get", "set", "increment", "send"] as const;
+
+/** Spec 6.3 result reasons and the HTTP status each denial answers with. */
+export const REASON_STATUS = {
+  outside_contract: 403,
+  permission_denied: 403,
+  policy_blocked: 403,
+  binding_missing: 409,
+  binding_revoked: 409,
+  usage_denied: 429,
+  provider_unavailable: 503,
+  provider_rejected: 422,
+  output_blocked: 403,
+} as const;
+export type TResultReason = keyof typeof REASON_STATUS;
+
+export type TUsage = { units: number; unit: "tokens" | "ms" | "calls" | "bytes" };
+
+export type TBridgeOutput = {
+  capability_invocation_id: string;
+  capability: string;
+  action: string;
+  outcome: "completed";
+  provider: string;
+  fallback_used: boolean;
+  usage: TUsage;
+  output: unknown;
+};

@@ -1,0 +1,41 @@
+import { db } from "@/server/platform/db/client";
+import type { TCapabilityEntry } from "@/server/domain/source/source.types";
+import type { TPlanName } from "@/server/domain/usage/usage.contract";
+
+/**
+ * Hot-path lookups with a short in-process cache (5 s): the contract of the
+ * product's active revision and the workspace plan. A change takes at most
+ * the TTL to reach every process.
+ */
+const TTL_MS = 5_000;
+type TEntry<T> = { at: number; value: T };
+const contracts = new Map<string, TEntry<{ revisionId: string; capabilities: TCapabilityEntry[] } | null>>();
+const plans = new Map<string, TEntry<TPlanName>>();
+
+/** Until deployments exist, the active revision is the product's latest revision with a ready contract. */
+export async function activeContract(productId: string) {
+  const hit = contracts.get(productId);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+  const rev = await db().revision.findFirst({
+    where: { productId, contractStatus: "ready" },
+    orderBy: [{ contractConfirmedAt: "desc" }, { id: "desc" }],
+    select: { id: true, capabilities: true },
+  });
+  const value = rev ? { revisionId: rev.id, capabilities: rev.capabilities as unknown as TCapabilityEntry[] } : null;
+  contracts.set(productId, { at: Date.now(), value });
+  return value;
+}
+
+export async function workspacePlan(workspaceId: string): Promise<TPlanName> {
+  const hit = plans.get(workspaceId);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+  const row = await db().plan.findUnique({ where: { workspaceId }, select: { plan: true } });
+  const value = (row?.plan ?? "free") as TPlanName;
+  plans.set(workspaceId, { at: Date.now(), value });
+  return value;
+}
+
+export function resetBridgeCaches(): void {
+  contracts.clear();
+  plans.clear();
+}

@@ -1,0 +1,157 @@
+import { createHash } from "node:crypto";
+import { PLAN_ENTITLEMENTS } from "@/server/domain/usage/plan.service";
+import { reserveBudget, settleReservation } from "@/server/domain/usage/reservations.service";
+import type { TUsageCategory } from "@/server/domain/usage/usage.contract";
+import type { TCapabilityEntry } from "@/server/domain/source/source.types";
+import { newId } from "@/server/platform/ids";
+import type { TAuditAction } from "@/server/platform/audit";
+import { activeContract, workspacePlan } from "./context";
+import type { TResultReason, TUsage } from "./bridge.contract";
+import { runAi, type TAiPlan } from "./ai";
+import { checkKvScope, runKv } from "./kv";
+import { blocksOutput } from "./output-check";
+import { recordInvocation } from "./record";
+
+/**
+ * The decision pipeline of one Bridge call, in order: contract of the
+ * identity's active revision (outside_contract) -> binding (binding_missing /
+ * binding_revoked) -> usage (plan entitlement, monthly budget reservation:
+ * usage_denied) -> provider (with fallback) -> output check (output_blocked).
+ * The first failing step decides; every call is recorded with its events.
+ */
+export type TBridgeCaller = {
+  serviceIdentityId: string | null;
+  workspaceId: string;
+  productId: string | null;
+  environmentType: string | null;
+  executionId?: string | null;
+  bridgeInvocationId?: string | null;
+};
+
+export type TOutcome =
+  | { kind: "completed"; id: string; provider: string; fallbackUsed: boolean; usage: TUsage; output: unknown; providerMs: number }
+  | { kind: "denied" | "failed"; id: string; reason: TResultReason; detail: string; retryAfter?: string; providerMs: number };
+
+export class Deny extends Error {
+  constructor(readonly reason: TResultReason, detail: string, readonly retryAfter?: string) {
+    super(detail);
+  }
+}
+
+const CATEGORY: Record<string, { category: TUsageCategory; unit: TUsage["unit"] }> = {
+  "ai.generate": { category: "ai_tokens", unit: "tokens" },
+  "data.kv": { category: "storage", unit: "bytes" },
+  "storage.object": { category: "storage", unit: "bytes" },
+  "email.send": { category: "provider_call", unit: "calls" },
+};
+
+const DENIAL_AUDIT: Partial<Record<TResultReason, TAuditAction>> = {
+  outside_contract: "capability.denied", permission_denied: "capability.denied", policy_blocked: "capability.denied",
+  binding_missing: "capability.denied", binding_revoked: "capability.denied", usage_denied: "usage.denied",
+  output_blocked: "capability.output_blocked",
+};
+
+function summary(value: unknown): { sha256: string; size_bytes: number } {
+  const text = JSON.stringify(value ?? null);
+  return { sha256: createHash("sha256").update(text).digest("hex"), size_bytes: Buffer.byteLength(text) };
+}
+
+export async function invoke(
+  caller: TBridgeCaller,
+  call: { capability: string; action: string; body: Record<string, unknown>; correlationId: string; startedAt: number },
+): Promise<TOutcome> {
+  const id = newId("cap");
+  const requestedAt = new Date();
+  const { category, unit } = CATEGORY[call.capability]!;
+  let revisionId: string | null = null;
+  let providerMs = 0;
+  let reservation: { id: string } | null = null;
+  const result: { provider: string | null; bindingId: string | null; fallbackUsed: boolean; usage: TUsage; output: unknown } = {
+    provider: null, bindingId: null, fallbackUsed: false, usage: { units: 0, unit }, output: null,
+  };
+  const audits: Array<{ action: TAuditAction; details: Record<string, unknown> }> = [];
+  let eventRequest: Record<string, unknown> = { id: call.capability, action: call.action };
+  let outcome: TOutcome;
+  try {
+    if (!caller.productId) throw new Deny("outside_contract", "this service identity is not bound to a product");
+    const contract = await activeContract(caller.productId);
+    if (!contract) throw new Deny("outside_contract", "the product has no confirmed capability contract");
+    revisionId = contract.revisionId;
+    const entry = contract.capabilities.find((c) => c.id === call.capability);
+    if (!entry) throw new Deny("outside_contract", `${call.capability} is not in the product's contract`);
+    if (!entry.actions.includes(call.action)) throw new Deny("outside_contract", `${call.capability} ${call.action} is not in the contract`);
+
+    if (call.capability === "data.kv") checkKvScope(entry, call.action, call.body);
+    const plan = call.capability === "ai.generate" ? await planAi(caller.workspaceId, entry, call.body) : null;
+    eventRequest = plan ? plan.eventRequest : kvEventRequest(call.action, call.body);
+    const reserveUnits = plan ? plan.reserveTokens : kvReserveBytes(call.action, call.body);
+
+    const entitled = PLAN_ENTITLEMENTS[await workspacePlan(caller.workspaceId)][category];
+    if (!entitled) throw new Deny("usage_denied", `the workspace plan does not include ${category}`);
+    if (reserveUnits > 0) {
+      reservation = await reserveBudget(caller.workspaceId, category, reserveUnits, { bindingId: plan?.bindings[0]?.id });
+      if (!reservation) throw new Deny("usage_denied", `the monthly ${category} budget is exhausted`, String(secondsToNextMonth()));
+    }
+
+    const providerStart = performance.now();
+    try {
+      if (plan) Object.assign(result, await runAi(plan, audits));
+      else Object.assign(result, await runKv({ workspaceId: caller.workspaceId, productId: caller.productId }, entry, call.action, call.body));
+    } finally {
+      providerMs = performance.now() - providerStart;
+    }
+    if (await blocksOutput(caller.workspaceId, result.output)) {
+      throw new Deny("output_blocked", "the provider's output contains a secret stored in this workspace");
+    }
+    outcome = { kind: "completed", id, provider: result.provider!, fallbackUsed: result.fallbackUsed, usage: result.usage, output: result.output, providerMs };
+  } catch (err) {
+    if (!(err instanceof Deny)) throw err;
+    const failed = err.reason === "provider_unavailable" || err.reason === "provider_rejected";
+    outcome = { kind: failed ? "failed" : "denied", id, reason: err.reason, detail: err.message, retryAfter: err.retryAfter, providerMs };
+    const audit = DENIAL_AUDIT[err.reason];
+    if (audit) audits.push({ action: audit, details: { capability: call.capability, action: call.action, reason: err.reason, detail: err.message } });
+  } finally {
+    if (reservation) await settleReservation(reservation.id, outcomeUnits());
+  }
+
+  function outcomeUnits(): number {
+    return outcome?.kind === "completed" ? outcome.usage.units : 0;
+  }
+
+  const finishedAt = new Date();
+  await recordInvocation({
+    id, workspaceId: caller.workspaceId, productId: caller.productId ?? "", revisionId,
+    serviceIdentityId: caller.serviceIdentityId, executionId: caller.executionId ?? null,
+    bridgeInvocationId: caller.bridgeInvocationId ?? null, environmentType: caller.environmentType,
+    capability: call.capability, action: call.action, request: eventRequest, requestSummary: summary(call.body),
+    outcome: outcome.kind, reason: outcome.kind === "completed" ? null : outcome.reason,
+    provider: result.provider, bindingId: result.bindingId, fallbackUsed: result.fallbackUsed,
+    usage: outcome.kind === "completed" ? outcome.usage : { units: 0, unit },
+    outputSummary: outcome.kind === "completed" ? summary(outcome.output) : null,
+    correlationId: call.correlationId, requestedAt, finishedAt,
+    latencyMs: Math.round(performance.now() - call.startedAt), overheadMs: Math.round(performance.now() - call.startedAt - providerMs),
+    audits,
+  });
+  return outcome;
+}
+
+async function planAi(workspaceId: string, entry: TCapabilityEntry, body: Record<string, unknown>): Promise<TAiPlan> {
+  const { planAiCall } = await import("./ai");
+  return planAiCall(workspaceId, entry, body);
+}
+
+function kvEventRequest(action: string, body: Record<string, unknown>): Record<string, unknown> {
+  const key = (body.key ?? body.prefix) as string;
+  const req: Record<string, unknown> = { id: "data.kv", action, key };
+  if (action === "set") req.bytes = Buffer.byteLength(JSON.stringify(body.value ?? null));
+  return req;
+}
+
+function kvReserveBytes(action: string, body: Record<string, unknown>): number {
+  return action === "set" ? Buffer.byteLength(JSON.stringify(body.value ?? null)) : 0;
+}
+
+export function secondsToNextMonth(now = new Date()): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}

@@ -1,0 +1,76 @@
+import { db } from "@/server/platform/db/client";
+
+/**
+ * data.kv, platform-owned, in PostgreSQL. Keys are per product. Each
+ * operation is one statement; `increment` is atomic; `max_keys` is enforced
+ * in the INSERT itself (a new key is only inserted while the product holds
+ * fewer keys).
+ */
+export type TKvTarget = { workspaceId: string; productId: string };
+
+export class KvError extends Error {
+  constructor(readonly kind: "max_keys" | "not_a_number", message: string) {
+    super(message);
+  }
+}
+
+export async function kvGet(t: TKvTarget, key: string): Promise<{ value: unknown; bytes: number } | null> {
+  const row = await db().kvEntry.findUnique({
+    where: { workspaceId_productId_key: { workspaceId: t.workspaceId, productId: t.productId, key } },
+    select: { value: true, valueBytes: true },
+  });
+  return row ? { value: row.value, bytes: row.valueBytes } : null;
+}
+
+export async function kvSet(t: TKvTarget, key: string, json: string, bytes: number, maxKeys: number): Promise<void> {
+  const rows = await db().$queryRaw<{ key: string }[]>`
+    INSERT INTO kv_entries (workspace_id, product_id, key, value, value_bytes)
+    SELECT ${t.workspaceId}, ${t.productId}, ${key}, ${json}::jsonb, ${bytes}
+     WHERE EXISTS (SELECT 1 FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key})
+        OR (SELECT count(*) FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId}) < ${maxKeys}
+    ON CONFLICT (workspace_id, product_id, key)
+    DO UPDATE SET value = EXCLUDED.value, value_bytes = EXCLUDED.value_bytes, updated_at = now()
+    RETURNING key`;
+  if (!rows.length) throw new KvError("max_keys", `the product already holds its maximum of ${maxKeys} keys`);
+}
+
+export async function kvDelete(t: TKvTarget, key: string): Promise<boolean> {
+  const n = await db().$executeRaw`DELETE FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key}`;
+  return n > 0;
+}
+
+export async function kvIncrement(t: TKvTarget, key: string, by: number, maxKeys: number): Promise<number> {
+  const rows = await db().$queryRaw<{ value: unknown }[]>`
+    INSERT INTO kv_entries AS e (workspace_id, product_id, key, value, value_bytes)
+    SELECT ${t.workspaceId}, ${t.productId}, ${key}, to_jsonb(${by}::bigint), length(${String(by)})
+     WHERE EXISTS (SELECT 1 FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key})
+        OR (SELECT count(*) FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId}) < ${maxKeys}
+    ON CONFLICT (workspace_id, product_id, key)
+    DO UPDATE SET value = to_jsonb((e.value #>> '{}')::bigint + ${by}::bigint),
+                  value_bytes = length(((e.value #>> '{}')::bigint + ${by}::bigint)::text), updated_at = now()
+     WHERE jsonb_typeof(e.value) = 'number' AND (e.value #>> '{}') ~ '^-?[0-9]+$'
+    RETURNING value`;
+  if (rows.length) return Number(rows[0]!.value);
+  const exists = await kvGet(t, key);
+  if (exists) throw new KvError("not_a_number", "the stored value is not an integer");
+  throw new KvError("max_keys", `the product already holds its maximum of ${maxKeys} keys`);
+}
+
+export async function kvList(
+  t: TKvTarget,
+  prefix: string,
+  limit: number,
+  after?: string,
+): Promise<{ keys: string[]; next_cursor: string | null }> {
+  const rows = await db().kvEntry.findMany({
+    where: {
+      workspaceId: t.workspaceId, productId: t.productId, key: { startsWith: prefix, ...(after ? { gt: after } : {}) },
+    },
+    select: { key: true },
+    orderBy: { key: "asc" },
+    take: limit + 1,
+  });
+  const more = rows.length > limit;
+  const keys = rows.slice(0, limit).map((r) => r.key);
+  return { keys, next_cursor: more ? Buffer.from(keys[keys.length - 1]!).toString("base64url") : null };
+}

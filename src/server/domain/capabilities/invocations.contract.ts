@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { zId, zWorkspaceId } from "@/server/platform/ids";
+import { zListQuery, zPage } from "@/server/platform/pagination";
+
+/** Capability invocations (spec: fields "not shown"): outcome, reason, usage and content summaries, never content. */
+const ZContentSummary = z.object({ sha256: z.string(), size_bytes: z.number().int() });
+
+export const ZCapabilityInvocation = z
+  .object({
+    id: zId("cap"),
+    workspace_id: zWorkspaceId,
+    product_id: z.string(),
+    revision_id: z.string().nullable(),
+    service_identity_id: z.string().nullable(),
+    execution_id: z.string().nullable(),
+    bridge_invocation_id: z.string().nullable(),
+    capability: z.string(),
+    action: z.string(),
+    outcome: z.enum(["requested", "completed", "denied", "failed"]),
+    reason: z.string().nullable(),
+    provider: z.string().nullable(),
+    binding_id: z.string().nullable(),
+    fallback_used: z.boolean(),
+    usage: z.object({ units: z.number(), unit: z.string() }),
+    request: ZContentSummary.extend({ shape: z.record(z.string(), z.unknown()) }),
+    output: ZContentSummary.nullable(),
+    correlation_id: z.string(),
+    latency_ms: z.number().int().nullable(),
+    overhead_ms: z.number().int().nullable(),
+    requested_at: z.string(),
+    finished_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: "CapabilityInvocation" });
+export type TCapabilityInvocation = z.infer<typeof ZCapabilityInvocation>;
+export const ZCapabilityInvocationList = zPage(ZCapabilityInvocation).meta({ id: "CapabilityInvocations" });
+
+export const ZInvocationListQuery = zListQuery.extend({
+  product_id: zId("prod").optional(),
+  outcome: z.enum(["requested", "completed", "denied", "failed"]).optional(),
+  capability: z.enum(["ai.generate", "storage.object", "data.kv", "email.send"]).optional(),
+});

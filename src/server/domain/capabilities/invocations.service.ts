@@ -1,0 +1,43 @@
+import type { CapabilityInvocation } from "@/generated/prisma/client";
+import { db } from "@/server/platform/db/client";
+import { notFound } from "@/server/platform/errors";
+import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
+import { iso, isoOrNull } from "@/server/platform/time";
+import type { TCapabilityInvocation } from "./invocations.contract";
+import type { z } from "zod";
+import type { ZInvocationListQuery } from "./invocations.contract";
+
+function toView(r: CapabilityInvocation): TCapabilityInvocation {
+  const req = r.requestSummary as { sha256: string; size_bytes: number; request: Record<string, unknown> };
+  return {
+    id: r.id, workspace_id: r.workspaceId, product_id: r.productId, revision_id: r.revisionId,
+    service_identity_id: r.serviceIdentityId, execution_id: r.executionId, bridge_invocation_id: r.bridgeInvocationId,
+    capability: r.capability, action: r.action, outcome: r.outcome as TCapabilityInvocation["outcome"], reason: r.reason,
+    provider: r.provider, binding_id: r.bindingId, fallback_used: r.fallbackUsed,
+    usage: { units: r.usageUnits, unit: r.usageUnit },
+    request: { sha256: req.sha256, size_bytes: req.size_bytes, shape: req.request },
+    output: (r.outputSummary ?? null) as TCapabilityInvocation["output"],
+    correlation_id: r.correlationId, latency_ms: r.latencyMs, overhead_ms: r.overheadMs,
+    requested_at: iso(r.requestedAt), finished_at: isoOrNull(r.finishedAt), created_at: iso(r.createdAt),
+  };
+}
+
+export async function listInvocations(workspaceId: string, q: z.infer<typeof ZInvocationListQuery>): Promise<TPage<TCapabilityInvocation>> {
+  const args = keysetArgs(q);
+  const rows = await db().capabilityInvocation.findMany({
+    ...args,
+    where: {
+      ...args.where, workspaceId,
+      ...(q.product_id ? { productId: q.product_id } : {}),
+      ...(q.outcome ? { outcome: q.outcome } : {}),
+      ...(q.capability ? { capability: q.capability } : {}),
+    },
+  });
+  return toPage(rows, q, toView);
+}
+
+export async function getInvocation(workspaceId: string, id: string): Promise<TCapabilityInvocation> {
+  const r = await db().capabilityInvocation.findUnique({ where: { id } });
+  if (!r || r.workspaceId !== workspaceId) throw notFound(`Capability invocation ${id}`);
+  return toView(r);
+}
