@@ -1,7 +1,8 @@
 import type { Prisma } from "@/generated/prisma/client";
 import { writeAudit, type TAuditAction } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
-import { emitEvent } from "@/server/platform/outbox";
+import { EVENT_TYPES, emitEvent } from "@/server/platform/outbox";
+import { newId } from "@/server/platform/ids";
 import { iso } from "@/server/platform/time";
 import type { TResultReason, TUsage } from "./bridge.contract";
 
@@ -40,6 +41,7 @@ export type TRecord = {
 };
 
 export async function recordInvocation(r: TRecord): Promise<void> {
+  if (!r.audits.length && r.revisionId) return recordInOneStatement(r);
   await db().$transaction(async (tx) => {
     await tx.capabilityInvocation.create({
       data: {
@@ -80,4 +82,48 @@ export async function recordInvocation(r: TRecord): Promise<void> {
       });
     }
   });
+}
+
+function eventData(r: TRecord) {
+  const requested = {
+    capability_invocation_id: r.id, execution_id: r.executionId, bridge_invocation_id: r.bridgeInvocationId,
+    product_id: r.productId, revision_id: r.revisionId, workspace_id: r.workspaceId,
+    request: r.request, input: { kind: "inline", json: r.requestSummary }, requested_at: iso(r.requestedAt),
+    ...(r.environmentType ? { environment_type: r.environmentType } : {}),
+  };
+  const resulted = {
+    capability_invocation_id: r.id, workspace_id: r.workspaceId, product_id: r.productId, outcome: r.outcome,
+    reason: r.reason, output: r.outputSummary ? { kind: "inline", json: r.outputSummary } : null,
+    provider: r.provider, fallback_used: r.fallbackUsed, usage: r.usage, finished_at: iso(r.finishedAt),
+    ...(r.bindingId ? { binding_id: r.bindingId } : {}),
+  };
+  return { requested, resulted };
+}
+
+/**
+ * The hot path (no audit to chain): the invocation row and both outbox events
+ * in ONE statement (data-modifying CTEs commit together), one round trip.
+ */
+async function recordInOneStatement(r: TRecord): Promise<void> {
+  const { requested, resulted } = eventData(r);
+  const source = `/v1/workspaces/${r.workspaceId}`;
+  const reqType = "capability.invocation_requested";
+  const resType = "capability.invocation_resulted";
+  await db().$executeRaw`
+    WITH inv AS (
+      INSERT INTO capability_invocations (id, workspace_id, product_id, revision_id, service_identity_id, execution_id,
+        bridge_invocation_id, capability, action, outcome, reason, provider, binding_id, fallback_used, usage_units,
+        usage_unit, request_summary, output_summary, correlation_id, latency_ms, overhead_ms, requested_at, finished_at)
+      VALUES (${r.id}, ${r.workspaceId}, ${r.productId}, ${r.revisionId}, ${r.serviceIdentityId}, ${r.executionId},
+        ${r.bridgeInvocationId}, ${r.capability}, ${r.action}, ${r.outcome}, ${r.reason}, ${r.provider}, ${r.bindingId},
+        ${r.fallbackUsed}, ${r.usage.units}, ${r.usage.unit}, ${JSON.stringify({ ...r.requestSummary, request: r.request })}::jsonb,
+        ${r.outputSummary ? JSON.stringify(r.outputSummary) : null}::jsonb, ${r.correlationId}, ${r.latencyMs}, ${r.overheadMs},
+        ${r.requestedAt}, ${r.finishedAt})
+      RETURNING id)
+    INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data, created_at)
+    SELECT v.id, ${r.workspaceId}, v.type, v.version, ${source}, inv.id, ${r.correlationId}, v.data::jsonb, v.created_at
+      FROM inv, (VALUES
+        (${newId("evt")}, ${reqType}, ${EVENT_TYPES[reqType]}, ${JSON.stringify(requested)}, ${r.requestedAt}::timestamptz),
+        (${newId("evt")}, ${resType}, ${EVENT_TYPES[resType]}, ${JSON.stringify(resulted)}, ${r.finishedAt}::timestamptz)
+      ) AS v(id, type, version, data, created_at)`;
 }
