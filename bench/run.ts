@@ -156,6 +156,17 @@ async function scenario(name: string, urlPath: string, body: unknown) {
   return out;
 }
 
+if (process.env.BENCH_PROFILE) {
+  // Sequential calls in-process: the per-call cost without queueing.
+  const t0 = performance.now();
+  const n = Number(process.env.BENCH_PROFILE);
+  for (let i = 0; i < n; i++) {
+    const r = await handleBridge(new Request(`http://127.0.0.1/v1/capabilities/data.kv/get`, { method: "POST", headers, body: JSON.stringify({ key: "/bench/k" }) }), "data.kv", "get");
+    await r.text();
+  }
+  console.log(`sequential data.kv get: ${((performance.now() - t0) / n).toFixed(2)} ms/call`);
+}
+
 const results = {
   date: new Date().toISOString(),
   node: process.version,
@@ -172,6 +183,8 @@ mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
 writeFileSync(path.join(import.meta.dirname, "results", "latest.json"), JSON.stringify(results, null, 2) + "\n");
 console.log("wrote bench/results/latest.json");
 
+const { flushRecords } = await import("../src/server/bridge/record");
+await flushRecords();
 server.close();
 provider.close();
 await closeDb();

@@ -4,12 +4,16 @@ import { env } from "@/server/platform/env";
 import { callOperatorSocket } from "@/server/platform/operator-socket";
 import { ensureSigningKey, rotateSigningKey } from "@/server/platform/jwt";
 import { issueTokenForEmail, parseTtl } from "@/server/domain/identity/tokens.service";
+import { reencryptCredentials } from "@/server/domain/credentials/credentials.service";
+import { currentKekId } from "@/server/platform/crypto";
 
 const USAGE = `capstan <command>
 
   token --email <email> [--ttl 1h] [--name cli]   print a control-audience API token for an existing user
   migrate                                          apply pending database migrations
   rotate-signing-key                               add a new ES256 signing key (old keys keep verifying)
+  reencrypt-credentials                            re-seal credential secrets under the current CAPSTAN_MASTER_KEY
+                                                   (old keys in CAPSTAN_PREVIOUS_MASTER_KEYS; stop an embedded server first)
 
 Uses DATABASE_URL (or the embedded PGlite in CAPSTAN_DATA_DIR when unset).`;
 
@@ -42,6 +46,12 @@ async function main(argv: string[]): Promise<number> {
       await getDb();
       process.stdout.write(`new signing key ${await rotateSigningKey()}\n`);
       return 0;
+    case "reencrypt-credentials": {
+      await getDb();
+      const { updated, failed } = await reencryptCredentials();
+      process.stdout.write(`re-sealed ${updated} credential(s) under ${currentKekId()}${failed ? `; ${failed} failed (see log)` : ""}\n`);
+      return failed ? 1 : 0;
+    }
     default:
       process.stderr.write(USAGE + "\n");
       return command ? 2 : 0;

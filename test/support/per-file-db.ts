@@ -33,6 +33,8 @@ if (mode === "postgres") {
 process.env.CAPSTAN_DATA_DIR = dataDir;
 process.env.CAPSTAN_MASTER_KEY = randomBytes(32).toString("base64");
 process.env.CAPSTAN_WORKERS = "0";
+// Tests read Bridge records right after a call; batched mode has its own test.
+process.env.CAPSTAN_BRIDGE_RECORDS ??= "sync";
 process.env.LOG_LEVEL ??= "warn";
 process.env.CAPSTAN_PUBLIC_URL = "http://localhost:3000";
 resetEnvCache();

@@ -22,7 +22,6 @@ export type TAiPlan = {
   reserveTokens: number;
   modelKind: "text" | "embedding";
   input: { messages: Array<{ role: string; content: string }> } | { text: string };
-  eventRequest: Record<string, unknown>;
 };
 
 export async function planAiCall(workspaceId: string, entry: TCapabilityEntry, body: Record<string, unknown>): Promise<TAiPlan> {
@@ -59,7 +58,6 @@ export async function planAiCall(workspaceId: string, entry: TCapabilityEntry, b
   return {
     bindings, fallback: entry.provider.fallback, reserveTokens, modelKind,
     input: body.input as TAiPlan["input"],
-    eventRequest: { id: "ai.generate", action: "generate", model_kind: modelKind, max_tokens: reserveTokens },
   };
 }
 

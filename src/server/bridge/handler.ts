@@ -34,15 +34,16 @@ export async function handleBridge(req: Request, capability: string, action: str
     const schemas = BRIDGE_ACTIONS[capability as TBridgeCapability] as Record<string, import("zod").ZodType | null>;
     if (!(action in schemas)) throw new AppError("not_found", `${capability} has no action ${action}`, { reason: "unknown_action" });
     const schema = schemas[action];
-    if (!schema) {
-      throw new AppError("unavailable", `${capability} has no provider on this deployment yet`, { reason: "provider_unavailable" });
-    }
     await getDb();
     const idemKey = validateIdempotencyKey(req.headers.get("idempotency-key"));
     const auth = req.headers.get("authorization");
     const m = auth ? /^Bearer ([^\s]+)$/i.exec(auth.trim()) : null;
     if (!m) throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
     const caller = await authenticateBridgeToken(m[1]!);
+    // After authentication: an unauthenticated caller gets 401 (spec 5.2) whatever the capability.
+    if (!schema) {
+      throw new AppError("unavailable", `${capability} has no provider on this deployment yet`, { reason: "provider_unavailable" });
+    }
 
     const text = await readBodyLimited(req, env().CAPSTAN_MAX_BODY_BYTES);
     const raw = parseJsonBody(text, req.headers.get("content-type"));

@@ -3,19 +3,29 @@ import { unseal } from "@/server/platform/crypto";
 
 /**
  * output_blocked: an output that contains a secret stored in the workspace
- * (a credential's secret) is never returned. Secrets are unsealed into a
- * short-lived in-process cache (30 s) and compared as substrings of the
- * serialised output; secrets shorter than 8 characters are ignored to avoid
- * blocking on trivial matches.
+ * (a credential's secret) is never returned. The secrets are compared as
+ * substrings of the serialised output; secrets shorter than 8 characters are
+ * ignored to avoid blocking on trivial matches. Unsealed secrets are cached
+ * in-process per workspace, keyed by the set of the workspace's live
+ * credential ids (one indexed query per call): a credential stored a moment
+ * ago, by any process, is checked from the very next call. Secrets never
+ * change in place (a credential is only created or revoked), so the id set
+ * identifies the secrets.
  */
-const TTL_MS = 30_000;
-const cache = new Map<string, { at: number; secrets: string[] }>();
+const MAX_CACHED_WORKSPACES = 10_000;
+const cache = new Map<string, { ids: string; secrets: string[] }>();
 
 async function workspaceSecrets(workspaceId: string): Promise<string[]> {
-  const hit = cache.get(workspaceId);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.secrets;
-  const rows = await db().credential.findMany({
+  const live = await db().credential.findMany({
     where: { workspaceId, revokedAt: null },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
+  const ids = live.map((r) => r.id).join(",");
+  const hit = cache.get(workspaceId);
+  if (hit && hit.ids === ids) return hit.secrets;
+  const rows = await db().credential.findMany({
+    where: { id: { in: live.map((r) => r.id) } },
     omit: { secretSealed: false },
   });
   const secrets: string[] = [];
@@ -27,7 +37,8 @@ async function workspaceSecrets(workspaceId: string): Promise<string[]> {
       // A secret sealed under a retired key cannot leak through us either.
     }
   }
-  cache.set(workspaceId, { at: Date.now(), secrets });
+  if (cache.size >= MAX_CACHED_WORKSPACES) cache.clear();
+  cache.set(workspaceId, { ids, secrets });
   return secrets;
 }
 
@@ -36,7 +47,8 @@ export async function blocksOutput(workspaceId: string, output: unknown): Promis
   const secrets = await workspaceSecrets(workspaceId);
   if (!secrets.length) return false;
   const text = JSON.stringify(output);
-  return secrets.some((s) => text.includes(s));
+  // Compared in serialised form too: a secret with a quote or backslash appears escaped in the JSON text.
+  return secrets.some((s) => text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1)));
 }
 
 export function resetOutputCheckCache(): void {

@@ -3,6 +3,7 @@ import { PLAN_ENTITLEMENTS } from "@/server/domain/usage/plan.service";
 import { reserveBudget, settleReservation } from "@/server/domain/usage/reservations.service";
 import type { TUsageCategory } from "@/server/domain/usage/usage.contract";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
+import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import type { TAuditAction } from "@/server/platform/audit";
 import { activeContract, workspacePlan } from "./context";
@@ -60,6 +61,11 @@ export async function invoke(
   caller: TBridgeCaller,
   call: { capability: string; action: string; body: Record<string, unknown>; correlationId: string; startedAt: number },
 ): Promise<TOutcome> {
+  // A call by an identity bound to no product has no contract and no product to record it under
+  // (the result event requires product_id): refused before anything is recorded.
+  if (!caller.productId) {
+    throw new AppError("forbidden", "this service identity is not bound to a product", { reason: "outside_contract" });
+  }
   const id = newId("cap");
   const requestedAt = new Date();
   const { category, unit } = CATEGORY[call.capability]!;
@@ -70,20 +76,20 @@ export async function invoke(
     provider: null, bindingId: null, fallbackUsed: false, usage: { units: 0, unit }, output: null,
   };
   const audits: Array<{ action: TAuditAction; details: Record<string, unknown> }> = [];
-  let eventRequest: Record<string, unknown> = { id: call.capability, action: call.action };
+  // The spec 6.2 request shape, described from the (schema-checked) body before any check can deny the call.
+  let eventRequest: Record<string, unknown> | null = null;
   let outcome: TOutcome;
   try {
-    if (!caller.productId) throw new Deny("outside_contract", "this service identity is not bound to a product");
     const contract = await activeContract(caller.productId);
     if (!contract) throw new Deny("outside_contract", "the product has no confirmed capability contract");
     revisionId = contract.revisionId;
     const entry = contract.capabilities.find((c) => c.id === call.capability);
+    eventRequest = describeRequest(call.capability, call.action, call.body, entry);
     if (!entry) throw new Deny("outside_contract", `${call.capability} is not in the product's contract`);
     if (!entry.actions.includes(call.action)) throw new Deny("outside_contract", `${call.capability} ${call.action} is not in the contract`);
 
     if (call.capability === "data.kv") checkKvScope(entry, call.action, call.body);
     const plan = call.capability === "ai.generate" ? await planAi(caller.workspaceId, entry, call.body) : null;
-    eventRequest = plan ? plan.eventRequest : kvEventRequest(call.action, call.body);
     const reserveUnits = plan ? plan.reserveTokens : kvReserveBytes(call.action, call.body);
 
     const entitled = PLAN_ENTITLEMENTS[await workspacePlan(caller.workspaceId)][category];
@@ -120,10 +126,11 @@ export async function invoke(
 
   const finishedAt = new Date();
   await recordInvocation({
-    id, workspaceId: caller.workspaceId, productId: caller.productId ?? "", revisionId,
+    id, workspaceId: caller.workspaceId, productId: caller.productId, revisionId,
     serviceIdentityId: caller.serviceIdentityId, executionId: caller.executionId ?? null,
     bridgeInvocationId: caller.bridgeInvocationId ?? null, environmentType: caller.environmentType,
-    capability: call.capability, action: call.action, request: eventRequest, requestSummary: summary(call.body),
+    capability: call.capability, action: call.action, request: eventRequest ?? { id: call.capability, action: call.action },
+    requestDescribed: eventRequest !== null, requestSummary: summary(call.body),
     outcome: outcome.kind, reason: outcome.kind === "completed" ? null : outcome.reason,
     provider: result.provider, bindingId: result.bindingId, fallbackUsed: result.fallbackUsed,
     usage: outcome.kind === "completed" ? outcome.usage : { units: 0, unit },
@@ -138,6 +145,21 @@ export async function invoke(
 async function planAi(workspaceId: string, entry: TCapabilityEntry, body: Record<string, unknown>): Promise<TAiPlan> {
   const { planAiCall } = await import("./ai");
   return planAiCall(workspaceId, entry, body);
+}
+
+/**
+ * The request of the capability.invocation_requested event. ai.generate's
+ * max_tokens is the one asked for, else the contract's max_tokens_per_call;
+ * with neither (a capability outside the contract, no max_tokens) the request
+ * cannot be described and null is returned.
+ */
+function describeRequest(capability: string, action: string, body: Record<string, unknown>, entry: TCapabilityEntry | undefined) {
+  if (capability === "data.kv") return kvEventRequest(action, body);
+  if (capability === "ai.generate") {
+    const maxTokens = (body.max_tokens as number | undefined) ?? (entry?.scope as { max_tokens_per_call?: number } | undefined)?.max_tokens_per_call;
+    return maxTokens ? { id: "ai.generate", action: "generate", model_kind: body.model_kind, max_tokens: maxTokens } : null;
+  }
+  return null;
 }
 
 function kvEventRequest(action: string, body: Record<string, unknown>): Record<string, unknown> {

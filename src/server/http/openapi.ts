@@ -124,3 +124,7 @@ export function openApiJson(): string {
   cached ??= JSON.stringify(buildOpenApiDocument(env().CAPSTAN_PUBLIC_URL));
   return cached;
 }
+
+// Routes outside tRPC document themselves here.
+import { oauthTokenOpenApiPaths } from "./oauth-token-handler";
+registerOpenApiPaths(oauthTokenOpenApiPaths);

@@ -31,6 +31,8 @@ const ZEnv = z.object({
   CAPSTAN_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** Allow http:// and private/loopback webhook targets (tests, local development). */
   CAPSTAN_WEBHOOK_ALLOW_PRIVATE: ZBool.default(false),
+  /** Allow private hosts (and http to loopback) in provider bindings' provider_config (tests, development). */
+  CAPSTAN_PROVIDER_ALLOW_PRIVATE: ZBool.default(false),
   /** Source intake (spec 2.4 rejection limits). */
   SOURCE_ALLOW_LOCAL: ZBool.default(false),
   SOURCE_ALLOWED_HOSTS: z
@@ -44,6 +46,8 @@ const ZEnv = z.object({
   SOURCE_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(25 * 1024 * 1024),
   SOURCE_MAX_PATH_LENGTH: z.coerce.number().int().min(1).default(512),
   CAPSTAN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
+  /** `batched` (default): Bridge records are written every 10 ms off the response path; `sync`: before responding. */
+  CAPSTAN_BRIDGE_RECORDS: z.enum(["batched", "sync"]).default("batched"),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional(),
   NEXTAUTH_SECRET: z.string().optional(),

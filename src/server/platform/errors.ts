@@ -124,7 +124,12 @@ export function issuePath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 export function zodIssuesToErrors(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: ReadonlyArray<string> }>,
 ): TFieldError[] {
-  return issues.map((i) => ({ path: i.path.length ? issuePath(i.path) : "/", message: i.message }));
+  return issues.flatMap((i) =>
+    // An unknown member points at itself, not at its parent object.
+    i.code === "unrecognized_keys" && i.keys?.length
+      ? i.keys.map((k) => ({ path: issuePath([...i.path, k]), message: "is not allowed" }))
+      : [{ path: i.path.length ? issuePath(i.path) : "/", message: i.message }],
+  );
 }

@@ -108,7 +108,27 @@ export function invalidToken(description: string): AppError {
   });
 }
 
+/**
+ * Verified claims are cached per (audience, token) until the token expires or
+ * 60 s pass, whichever is first: an ES256 verification costs more than the
+ * rest of a Bridge call's CPU. Revocation is not cached here (callers check it).
+ */
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 10_000;
+const verified = new Map<string, { payload: JWTPayload & { sub: string; jti: string }; until: number }>();
+
 export async function verifyToken(token: string, audience: TAudience): Promise<JWTPayload & { sub: string; jti: string }> {
+  const cacheKey = `${audience}:${token}`;
+  const hit = verified.get(cacheKey);
+  if (hit && hit.until > Date.now()) return hit.payload;
+  if (hit) verified.delete(cacheKey);
+  const payload = await verifyTokenUncached(token, audience);
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  verified.set(cacheKey, { payload, until: Math.min(Date.now() + VERIFIED_TTL_MS, (payload.exp ?? 0) * 1000) });
+  return payload;
+}
+
+async function verifyTokenUncached(token: string, audience: TAudience): Promise<JWTPayload & { sub: string; jti: string }> {
   if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) {
     throw invalidToken("token is not a well-formed JWT");
   }

@@ -7,7 +7,8 @@ import { env } from "./env";
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 type TLevel = Exclude<keyof typeof LEVELS, "silent">;
 
-const SECRET_KEY = /secret|password|token|authorization|private|cookie|api[_-]?key/i;
+// "token" only as a whole word or suffix, so max_tokens_per_call or ai_tokens stay readable.
+const SECRET_KEY = /secret|password|passwd|authorization|cookie|private_?key|api[_-]?key|^token$|[_-]token$|^(access|refresh|id)[_-]?token/i;
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6 || value === null || typeof value !== "object" || value instanceof Date) return value;

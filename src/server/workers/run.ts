@@ -4,6 +4,7 @@ import { logger } from "@/server/platform/logger";
 import { deliverDue, dispatchOutbox } from "@/server/domain/webhooks/delivery.service";
 import { processPendingFreezes } from "@/server/domain/source/freeze.service";
 import { sweepExpiredReservations } from "@/server/domain/usage/reservations.service";
+import { expireBindings } from "@/server/domain/credentials/bindings.service";
 
 type TLoop = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -18,6 +19,7 @@ export function loops(): TLoop[] {
     { name: "outbox-dispatch", everyMs: poll, run: dispatchOutbox },
     { name: "webhook-delivery", everyMs: poll, run: deliverDue },
     { name: "source-freeze", everyMs: poll, run: processPendingFreezes },
+    { name: "binding-expiry", everyMs: 60_000, run: expireBindings },
     { name: "reservation-sweeper", everyMs: 30_000, run: sweepExpiredReservations },
     { name: "idempotency-sweeper", everyMs: 10 * 60_000, run: sweepIdempotencyKeys },
   ];

@@ -1,0 +1,207 @@
+"use client";
+
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { Label } from "@/components/ui/label";
+import { Select } from "@/components/ui/select";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
+import type { TBindingStatus } from "@/server/domain/credentials/bindings.contract";
+import type { TCapabilityId } from "@/server/domain/source/contract-rules";
+import type { AppRouter } from "@/server/trpc/root";
+import { CreateBindingForm } from "./binding-form";
+import { BudgetBar } from "./budget-bar";
+import { CAPABILITY_IDS } from "./credentials-view";
+import { formatDateTime } from "./format";
+import { hasRole } from "./nav-config";
+import { Loading, PageHeader } from "./page-header";
+
+type TBinding = inferRouterOutputs<AppRouter>["bindings"]["list"]["items"][number];
+
+const STATUSES: TBindingStatus[] = ["requested", "ready", "failed", "revoked", "expired"];
+const STATUS_TONE: Record<TBindingStatus, "info" | "success" | "danger" | "neutral" | "warning"> = {
+  requested: "info", ready: "success", failed: "danger", revoked: "neutral", expired: "warning",
+};
+
+function BindingsTable({ ws }: { ws: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [capability, setCapability] = useState<TCapabilityId | "">("");
+  const [status, setStatus] = useState<TBindingStatus | "">("");
+  const list = useInfiniteQuery(
+    trpc.bindings.list.infiniteQueryOptions(
+      { ws, limit: 50, order: "desc", ...(capability ? { capability } : {}), ...(status ? { status } : {}) },
+      { getNextPageParam: (p) => p.next_cursor ?? undefined },
+    ),
+  );
+  const [confirm, setConfirm] = useState<TBinding | null>(null);
+  const revoke = useMutation(
+    trpc.bindings.delete.mutationOptions({
+      onSuccess: async () => {
+        setConfirm(null);
+        await queryClient.invalidateQueries(trpc.bindings.pathFilter());
+      },
+    }),
+  );
+  const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
+
+  return (
+    <>
+      <Card>
+        <CardHeader className="flex-row flex-wrap items-end justify-between gap-3">
+          <CardTitle>Bindings</CardTitle>
+          <div className="flex flex-wrap gap-3">
+            <div className="w-44 space-y-1">
+              <Label htmlFor="filter-capability">Capability</Label>
+              <Select id="filter-capability" className="h-8" value={capability} onChange={(e) => setCapability(e.target.value as TCapabilityId | "")}>
+                <option value="">All</option>
+                {CAPABILITY_IDS.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <div className="w-36 space-y-1">
+              <Label htmlFor="filter-status">Status</Label>
+              <Select id="filter-status" className="h-8" value={status} onChange={(e) => setStatus(e.target.value as TBindingStatus | "")}>
+                <option value="">All</option>
+                {STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </Select>
+            </div>
+          </div>
+        </CardHeader>
+        <CardContent className="px-0 py-0">
+          {list.isPending ? (
+            <div className="px-5 py-4">
+              <Loading what="bindings" />
+            </div>
+          ) : null}
+          {list.error ? (
+            <div className="px-5 py-4">
+              <Alert problem={problemOf(list.error)} />
+            </div>
+          ) : null}
+          {list.data && rows.length === 0 ? <p className="px-5 py-4 text-sm text-slate-600">No bindings match.</p> : null}
+          {rows.length > 0 ? (
+            <Table>
+              <TableCaption>Provider bindings of this workspace</TableCaption>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Capability</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>Actions</TableHead>
+                  <TableHead className="min-w-56">Budget</TableHead>
+                  <TableHead>Created</TableHead>
+                  <TableHead>
+                    <span className="sr-only">Revoke</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {rows.map((b) => (
+                  <TableRow key={b.id}>
+                    <TableCell>
+                      <div className="font-medium">
+                        <code className="font-mono text-xs">{b.capability}</code> · {b.provider}
+                      </div>
+                      <div className="font-mono text-xs text-slate-500">{b.id}</div>
+                      <div className="font-mono text-xs text-slate-500">credential {b.credential_id}</div>
+                    </TableCell>
+                    <TableCell>
+                      <Badge tone={STATUS_TONE[b.status]}>{b.status}</Badge>
+                      {b.failure_reason ? <div className="pt-1 text-xs text-slate-600">{b.failure_reason.replaceAll("_", " ")}</div> : null}
+                    </TableCell>
+                    <TableCell>
+                      <div className="flex max-w-48 flex-wrap gap-1">
+                        {b.actions.map((a) => (
+                          <Badge key={a}>{a}</Badge>
+                        ))}
+                      </div>
+                    </TableCell>
+                    <TableCell>
+                      <BudgetBar label={`Binding ${b.id}`} used={b.budget.used_units} reserved={b.budget.reserved_units} limit={b.budget.units} />
+                    </TableCell>
+                    <TableCell>{formatDateTime(b.created_at)}</TableCell>
+                    <TableCell className="text-right">
+                      {b.status === "revoked" ? null : (
+                        <Button
+                          variant="danger"
+                          size="sm"
+                          onClick={() => {
+                            revoke.reset();
+                            setConfirm(b);
+                          }}
+                        >
+                          Revoke<span className="sr-only"> binding {b.id}</span>
+                        </Button>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          ) : null}
+          {list.hasNextPage ? (
+            <div className="px-5 py-4">
+              <Button variant="secondary" size="sm" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+                {list.isFetchingNextPage ? "Loading…" : "Load more bindings"}
+              </Button>
+            </div>
+          ) : null}
+        </CardContent>
+      </Card>
+      <Dialog
+        open={confirm !== null}
+        onClose={() => setConfirm(null)}
+        title="Revoke this binding?"
+        description={`Apps of this workspace can no longer use ${confirm?.capability ?? ""} through ${confirm?.provider ?? ""} with this binding (the Bridge answers binding_revoked). The credential itself stays.`}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirm(null)} autoFocus>
+              Cancel
+            </Button>
+            <Button variant="danger" disabled={revoke.isPending} onClick={() => confirm && revoke.mutate({ ws, bind: confirm.id })}>
+              {revoke.isPending ? "Revoking…" : "Revoke binding"}
+            </Button>
+          </>
+        }
+      >
+        {revoke.error ? <Alert problem={problemOf(revoke.error)} /> : null}
+      </Dialog>
+    </>
+  );
+}
+
+/** Provider bindings: create from a credential, list with status and budget use, revoke. Owners and admins only. */
+export function BindingsView({ ws }: { ws: string }) {
+  const trpc = useTRPC();
+  const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
+  const canManage = hasRole(workspace.data?.role, "admin");
+  return (
+    <>
+      <PageHeader title="Provider bindings" description="Which credential serves which capability of this workspace, within which limits and budget." />
+      <div className="space-y-6">
+        {workspace.isPending ? <Loading what="workspace" /> : null}
+        {workspace.error ? <Alert problem={problemOf(workspace.error)} /> : null}
+        {workspace.data && !canManage ? <Alert>Only owners and admins can see and manage provider bindings. You are {workspace.data.role}.</Alert> : null}
+        {canManage ? (
+          <>
+            <CreateBindingForm ws={ws} />
+            <BindingsTable ws={ws} />
+          </>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,356 @@
+"use client";
+
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import { Plus } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Dialog } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select } from "@/components/ui/select";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
+import type { AppRouter } from "@/server/trpc/root";
+import { formatDateTime } from "./format";
+import { hasRole } from "./nav-config";
+import { Loading, PageHeader } from "./page-header";
+
+type TIdentity = inferRouterOutputs<AppRouter>["serviceIdentities"]["list"]["items"][number];
+type TEnvironment = NonNullable<TIdentity["environment_type"]>;
+const ENVIRONMENTS: TEnvironment[] = ["preview", "staging", "production"];
+type TSecret = { title: string; clientId: string; secret: string };
+
+/** The one-time client secret of a new or rotated identity. */
+function SecretOnce({ shown, onDone }: { shown: TSecret; onDone: () => void }) {
+  return (
+    <Alert tone="warning" title={shown.title}>
+      <p>
+        Copy the client secret now: it will not be shown again, and Capstan keeps only its hash. Store it in your secret manager; anyone
+        holding it can call the Bridge as this identity.
+      </p>
+      <div className="grid gap-3 pt-2 sm:grid-cols-2">
+        {(
+          [
+            ["si-client-id", "Client ID", shown.clientId],
+            ["si-client-secret", "Client secret", shown.secret],
+          ] as const
+        ).map(([id, label, value]) => (
+          <div key={id} className="space-y-1.5">
+            <Label htmlFor={id} className="text-amber-950">
+              {label}
+            </Label>
+            <div className="flex items-center gap-2">
+              <Input id={id} readOnly value={value} className="min-w-0 flex-1 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+              <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
+            </div>
+          </div>
+        ))}
+      </div>
+      <p className="pt-2 text-xs">
+        Get a Bridge token: <code className="font-mono">POST /v1/oauth/token</code> with <code className="font-mono">grant_type=client_credentials</code>{" "}
+        and the client ID and secret (HTTP Basic). Tokens last 10 minutes.
+      </p>
+      <Button variant="ghost" onClick={onDone}>
+        Done
+      </Button>
+    </Alert>
+  );
+}
+
+function CreateIdentityForm({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const products = useQuery(trpc.source.listProducts.queryOptions({ ws, limit: 200, order: "desc" }));
+  const [name, setName] = useState("");
+  const [product, setProduct] = useState("");
+  const [environment, setEnvironment] = useState<TEnvironment | "">("");
+  const [federate, setFederate] = useState(false);
+  const [fed, setFed] = useState({ issuer: "", subject: "", audience: "" });
+  const create = useMutation(
+    trpc.serviceIdentities.create.mutationOptions({
+      onSuccess: async (data) => {
+        onSecret({ title: `Service identity "${data.name}" created`, clientId: data.client_id, secret: data.client_secret });
+        setName("");
+        setFederate(false);
+        setFed({ issuer: "", subject: "", audience: "" });
+        await queryClient.invalidateQueries(trpc.serviceIdentities.list.pathFilter());
+      },
+    }),
+  );
+  const problem = problemOf(create.error);
+  const invalid = (path: string) => (problem?.errors?.some((e) => e.path === path) ? true : undefined);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    create.mutate({
+      ws,
+      name: name.trim(),
+      product_id: product,
+      ...(environment ? { environment_type: environment } : {}),
+      ...(federate ? { federation: { issuer: fed.issuer.trim(), subject: fed.subject.trim(), audience: fed.audience.trim() } } : {}),
+    });
+  }
+
+  const rows = products.data?.items ?? [];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>New service identity</CardTitle>
+        <CardDescription>
+          A non-human caller of the Bridge, bound to one product (the Bridge checks the contract of its active revision) and optionally to
+          one environment. It authenticates with a client secret, or, with federation, by exchanging an OIDC token from your CI or cloud
+          (no stored secret).
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <form onSubmit={submit} className="space-y-4" noValidate>
+          <div className="grid gap-3 sm:grid-cols-3">
+            <div className="space-y-1.5">
+              <Label htmlFor="si-name">Name</Label>
+              <Input id="si-name" required maxLength={100} autoComplete="off" value={name} aria-invalid={invalid("/name")} onChange={(e) => setName(e.target.value)} />
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor="si-product">Product</Label>
+              <Select id="si-product" required value={product} aria-invalid={invalid("/product_id")} onChange={(e) => setProduct(e.target.value)}>
+                <option value="">{products.isPending ? "Loading products…" : rows.length ? "Choose a product" : "No products yet"}</option>
+                {rows.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.repo_url} ({p.ref}) · {p.id}
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor="si-env">Environment</Label>
+              <Select id="si-env" value={environment} onChange={(e) => setEnvironment(e.target.value as TEnvironment | "")}>
+                <option value="">Any environment</option>
+                {ENVIRONMENTS.map((env) => (
+                  <option key={env} value={env}>
+                    {env}
+                  </option>
+                ))}
+              </Select>
+            </div>
+          </div>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" className="size-4" checked={federate} onChange={(e) => setFederate(e.target.checked)} />
+            Allow OIDC token exchange (federation)
+          </label>
+          {federate ? (
+            <fieldset className="grid gap-3 sm:grid-cols-3">
+              <legend className="sr-only">Federation</legend>
+              {(
+                [
+                  ["issuer", "Issuer URL", "https://token.actions.githubusercontent.com"],
+                  ["subject", "Subject (exact sub claim)", "repo:acme/shop:ref:refs/heads/main"],
+                  ["audience", "Audience", "capstan"],
+                ] as const
+              ).map(([key, label, placeholder]) => (
+                <div key={key} className="space-y-1.5">
+                  <Label htmlFor={`si-fed-${key}`}>{label}</Label>
+                  <Input
+                    id={`si-fed-${key}`}
+                    required
+                    maxLength={key === "issuer" ? 512 : 255}
+                    autoComplete="off"
+                    placeholder={placeholder}
+                    value={fed[key]}
+                    aria-invalid={invalid(`/federation/${key}`)}
+                    onChange={(e) => setFed({ ...fed, [key]: e.target.value })}
+                  />
+                </div>
+              ))}
+            </fieldset>
+          ) : null}
+          <Button type="submit" disabled={create.isPending || !name.trim() || !product}>
+            <Plus aria-hidden="true" />
+            {create.isPending ? "Creating…" : "Create service identity"}
+          </Button>
+        </form>
+        {problem ? <Alert problem={problem} /> : null}
+        {products.error ? <Alert title="Products could not be loaded" problem={problemOf(products.error)} /> : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+type TConfirm = { kind: "rotate" | "revoke"; identity: TIdentity } | null;
+
+function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const list = useInfiniteQuery(
+    trpc.serviceIdentities.list.infiniteQueryOptions({ ws, limit: 50, order: "desc" }, { getNextPageParam: (p) => p.next_cursor ?? undefined }),
+  );
+  const [confirm, setConfirm] = useState<TConfirm>(null);
+  const invalidate = () => queryClient.invalidateQueries(trpc.serviceIdentities.list.pathFilter());
+  const rotate = useMutation(
+    trpc.serviceIdentities.rotateSecret.mutationOptions({
+      onSuccess: async (data) => {
+        setConfirm(null);
+        onSecret({ title: `New client secret for "${data.name}"`, clientId: data.client_id, secret: data.client_secret });
+        await invalidate();
+      },
+    }),
+  );
+  const revoke = useMutation(
+    trpc.serviceIdentities.revoke.mutationOptions({
+      onSuccess: async () => {
+        setConfirm(null);
+        await invalidate();
+      },
+    }),
+  );
+  const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const actionError = confirm?.kind === "rotate" ? rotate.error : revoke.error;
+  const pending = rotate.isPending || revoke.isPending;
+
+  return (
+    <>
+      <Card>
+        <CardHeader>
+          <CardTitle>Service identities</CardTitle>
+        </CardHeader>
+        <CardContent className="px-0 py-0">
+          {list.isPending ? <div className="px-5 py-4"><Loading what="service identities" /></div> : null}
+          {list.error ? <div className="px-5 py-4"><Alert problem={problemOf(list.error)} /></div> : null}
+          {list.data && rows.length === 0 ? <p className="px-5 py-4 text-sm text-slate-600">No service identities yet.</p> : null}
+          {rows.length > 0 ? (
+            <Table>
+              <TableCaption>Service identities of this workspace</TableCaption>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Name</TableHead>
+                  <TableHead>Product</TableHead>
+                  <TableHead>Environment</TableHead>
+                  <TableHead>Federation</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>Last token</TableHead>
+                  <TableHead><span className="sr-only">Actions</span></TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {rows.map((si) => (
+                  <TableRow key={si.id}>
+                    <TableCell>
+                      <div className="font-medium">{si.name}</div>
+                      <code className="font-mono text-xs text-slate-500">{si.client_id}</code>
+                    </TableCell>
+                    <TableCell><code className="font-mono text-xs">{si.product_id ?? "—"}</code></TableCell>
+                    <TableCell>{si.environment_type ?? "Any"}</TableCell>
+                    <TableCell className="max-w-72 text-xs break-all">
+                      {si.federation ? (
+                        <>
+                          <div>{si.federation.issuer}</div>
+                          <div className="text-slate-600">sub {si.federation.subject}</div>
+                          <div className="text-slate-600">aud {si.federation.audience}</div>
+                        </>
+                      ) : (
+                        "None"
+                      )}
+                    </TableCell>
+                    <TableCell>
+                      {si.status === "active" ? <Badge tone="success">Active</Badge> : <Badge tone="danger">Revoked</Badge>}
+                      {si.revoked_at ? <div className="pt-1 text-xs text-slate-500">{formatDateTime(si.revoked_at)}</div> : null}
+                    </TableCell>
+                    <TableCell>{formatDateTime(si.last_token_at)}</TableCell>
+                    <TableCell>
+                      {si.status === "active" ? (
+                        <div className="flex flex-wrap justify-end gap-2">
+                          <Button variant="secondary" size="sm" onClick={() => {
+                              rotate.reset();
+                              setConfirm({ kind: "rotate", identity: si });
+                            }}>
+                            Rotate secret<span className="sr-only"> of {si.name}</span>
+                          </Button>
+                          <Button variant="danger" size="sm" onClick={() => {
+                              revoke.reset();
+                              setConfirm({ kind: "revoke", identity: si });
+                            }}>
+                            Revoke<span className="sr-only"> {si.name}</span>
+                          </Button>
+                        </div>
+                      ) : null}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          ) : null}
+          {list.hasNextPage ? (
+            <div className="px-5 py-4">
+              <Button variant="secondary" size="sm" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+                {list.isFetchingNextPage ? "Loading…" : "Load more"}
+              </Button>
+            </div>
+          ) : null}
+        </CardContent>
+      </Card>
+      <Dialog
+        open={confirm !== null}
+        onClose={() => setConfirm(null)}
+        title={confirm?.kind === "rotate" ? "Rotate the client secret?" : "Revoke this service identity?"}
+        description={
+          confirm?.kind === "rotate"
+            ? `The current secret of "${confirm.identity.name}" stops working at once, and so do Bridge tokens obtained with it. Update your deployment with the new secret.`
+            : `"${confirm?.identity.name ?? ""}" can no longer get tokens, and its existing Bridge tokens stop working within seconds. This cannot be undone.`
+        }
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirm(null)} autoFocus>
+              Cancel
+            </Button>
+            <Button
+              variant={confirm?.kind === "revoke" ? "danger" : "primary"}
+              disabled={pending}
+              onClick={() => {
+                if (!confirm) return;
+                if (confirm.kind === "rotate") rotate.mutate({ ws, svc: confirm.identity.id });
+                else revoke.mutate({ ws, svc: confirm.identity.id });
+              }}
+            >
+              {confirm?.kind === "rotate" ? (rotate.isPending ? "Rotating…" : "Rotate secret") : revoke.isPending ? "Revoking…" : "Revoke"}
+            </Button>
+          </>
+        }
+      >
+        {actionError ? <Alert problem={problemOf(actionError)} /> : null}
+      </Dialog>
+    </>
+  );
+}
+
+/** Service identities of a workspace: create (secret shown once), rotate, revoke. Owners and admins only. */
+export function ServiceIdentitiesView({ ws }: { ws: string }) {
+  const trpc = useTRPC();
+  const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
+  const [secret, setSecret] = useState<TSecret | null>(null);
+  const canManage = hasRole(workspace.data?.role, "admin");
+  return (
+    <>
+      <PageHeader
+        title="Service identities"
+        description="Machine credentials for calling the Bridge: OAuth client credentials or OIDC token exchange (POST /v1/oauth/token)."
+      />
+      <div className="space-y-6">
+        {workspace.isPending ? <Loading what="workspace" /> : null}
+        {workspace.error ? <Alert problem={problemOf(workspace.error)} /> : null}
+        {workspace.data && !canManage ? (
+          <Alert>Only owners and admins can see and manage service identities. You are {workspace.data.role}.</Alert>
+        ) : null}
+        {canManage ? (
+          <>
+            {secret ? <SecretOnce shown={secret} onDone={() => setSecret(null)} /> : null}
+            <CreateIdentityForm ws={ws} onSecret={setSecret} />
+            <IdentitiesCard ws={ws} onSecret={setSecret} />
+          </>
+        ) : null}
+      </div>
+    </>
+  );
+}

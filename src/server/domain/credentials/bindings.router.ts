@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { zId } from "@/server/platform/ids";
+import { router } from "@/server/trpc/init";
+import { workspaceProcedure } from "@/server/trpc/procedures";
+import { ZProviderBinding, ZProviderBindingCreateInput, ZProviderBindingList, ZProviderBindingListQuery } from "./bindings.contract";
+import * as bindings from "./bindings.service";
+
+const tags = ["Credentials and provider bindings"];
+const base = "/v1/workspaces/{ws}/provider-bindings";
+
+/** Provider bindings: admin-only, like credentials. */
+export const bindingsRouter = router({
+  create: workspaceProcedure("admin")
+    .meta({
+      openapi: {
+        method: "POST", path: base, tags,
+        summary: "Bind a credential to a capability (201; status ready, or failed when the credential has expired)",
+      },
+      successStatus: 201,
+    })
+    .input(ZProviderBindingCreateInput)
+    .output(ZProviderBinding)
+    .mutation(({ ctx, input }) => {
+      const { ws: _ws, ...body } = input;
+      return bindings.createBinding({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, body);
+    }),
+
+  list: workspaceProcedure("admin")
+    .meta({ openapi: { method: "GET", path: base, tags, summary: "List provider bindings" } })
+    .input(ZProviderBindingListQuery)
+    .output(ZProviderBindingList)
+    .query(({ ctx, input }) => bindings.listBindings(ctx.workspace.workspaceId, input)),
+
+  get: workspaceProcedure("admin")
+    .meta({ openapi: { method: "GET", path: `${base}/{bind}`, tags, summary: "Get a provider binding" } })
+    .input(z.object({ bind: zId("bind") }))
+    .output(ZProviderBinding)
+    .query(({ ctx, input }) => bindings.getBinding(ctx.workspace.workspaceId, input.bind)),
+
+  delete: workspaceProcedure("admin")
+    .meta({ openapi: { method: "DELETE", path: `${base}/{bind}`, tags, summary: "Revoke a provider binding (kept with status revoked)" }, successStatus: 204 })
+    .input(z.object({ bind: zId("bind") }))
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await bindings.revokeBinding({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.bind);
+    }),
+});

@@ -1,0 +1,269 @@
+import { isIP } from "node:net";
+import type { Prisma, ProviderBinding } from "@/generated/prisma/client";
+import { CAPABILITY_RULES, type TCapabilityId } from "@/server/domain/source/contract-rules";
+import { writeAudit, type TActor } from "@/server/platform/audit";
+import { db, type TTx } from "@/server/platform/db/client";
+import { env } from "@/server/platform/env";
+import { AppError, notFound, type TFieldError } from "@/server/platform/errors";
+import { newId } from "@/server/platform/ids";
+import { emitEvent } from "@/server/platform/outbox";
+import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
+import { iso } from "@/server/platform/time";
+import {
+  bindingRequestErrors,
+  type TBindingStatus, type TCapabilityScope, type TProviderBinding, type TProviderBindingListQuery, type TProviderBindingRequest, type TProviderConfig,
+} from "./bindings.contract";
+
+/**
+ * Provider bindings: a credential put to work for one capability of a
+ * workspace. Lifecycle: requested -> ready | failed; ready -> revoked
+ * (DELETE, or its credential revoked) | expired (its credential expired,
+ * expireBindings). Every transition is audited (binding.*) and emits
+ * `binding.changed`, in the transaction of the change.
+ */
+
+type TCaller = { userId: string; correlationId: string };
+
+export function toBinding(b: ProviderBinding): TProviderBinding {
+  return {
+    id: b.id, workspace_id: b.workspaceId, credential_id: b.credentialId, capability: b.capability as TCapabilityId,
+    provider: b.provider, actions: b.actions as string[], scope: b.scope as string[],
+    budget: { units: Number(b.budgetUnits), unit: "tokens", used_units: b.usedUnits, reserved_units: b.reservedUnits },
+    capability_scope: b.capabilityScope as TCapabilityScope,
+    provider_config: Object.keys(b.config as object).length ? (b.config as TProviderConfig) : null,
+    status: b.status as TBindingStatus, failure_reason: b.failureReason, created_by: b.createdBy,
+    created_at: iso(b.createdAt), updated_at: iso(b.updatedAt),
+  };
+}
+
+/**
+ * Scope matching: a credential scope item covers a binding scope item when
+ * they are equal, or when the credential item ends in `*` and the binding
+ * item starts with what precedes it (`*` alone covers everything). An empty
+ * credential scope covers nothing, so its bindings have an empty scope.
+ */
+export function scopeCovers(credentialScope: readonly string[], item: string): boolean {
+  return credentialScope.some((c) => c === item || (c.endsWith("*") && item.startsWith(c.slice(0, -1))));
+}
+
+/** http:// and private or loopback provider hosts are for tests and local development only. */
+function providerAllowPrivate(): boolean {
+  return env().CAPSTAN_PROVIDER_ALLOW_PRIVATE;
+}
+
+const PRIVATE_V4 = [/^10\./, /^127\./, /^169\.254\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^0\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
+const isLoopback = (host: string) =>
+  host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "::1";
+const isPrivateHost = (host: string) =>
+  isLoopback(host) ||
+  (isIP(host) === 4 && PRIVATE_V4.some((re) => re.test(host))) ||
+  (isIP(host) === 6 && (/^f[cd]/i.test(host) || /^fe80/i.test(host)));
+const HOSTNAME_RE = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/**
+ * Where the Bridge will connect with the secret: https to a public host, no
+ * userinfo, query or fragment (a secret belongs in the credential, not in a
+ * URL). With CAPSTAN_PROVIDER_ALLOW_PRIVATE: private hosts, and http to loopback.
+ */
+export function checkProviderConfig(config: TProviderConfig | undefined): TFieldError[] {
+  const errors: TFieldError[] = [];
+  const allowPrivate = providerAllowPrivate();
+  for (const key of ["base_url", "endpoint"] as const) {
+    const raw = config?.[key];
+    if (raw === undefined) continue;
+    const path = `/provider_config/${key}`;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      errors.push({ path, message: "must be an absolute URL" });
+      continue;
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    if (url.username || url.password || url.search || url.hash) {
+      errors.push({ path, message: "must not carry credentials, a query or a fragment" });
+    } else if (url.protocol !== "https:" && !(url.protocol === "http:" && allowPrivate && isLoopback(host))) {
+      errors.push({ path, message: "must use https" });
+    } else if (isPrivateHost(host) && !allowPrivate) {
+      errors.push({ path, message: "must be a public host" });
+    }
+  }
+  if (config?.host !== undefined) {
+    const host = config.host.replace(/^\[|\]$/g, "");
+    if (!HOSTNAME_RE.test(host) && !isIP(host)) errors.push({ path: "/provider_config/host", message: "must be a host name or an IP address" });
+    else if (isPrivateHost(host.toLowerCase()) && !allowPrivate) errors.push({ path: "/provider_config/host", message: "must be a public host" });
+  }
+  return errors;
+}
+
+const invalid = (detail: string, errors: TFieldError[], reason?: string) =>
+  new AppError("validation_failed", detail, { errors, reason });
+
+function changedEvent(b: ProviderBinding) {
+  return {
+    workspaceId: b.workspaceId, type: "binding.changed" as const, subject: b.id,
+    data: {
+      workspace_id: b.workspaceId, binding_id: b.id, credential_id: b.credentialId, capability: b.capability,
+      status: b.status, failure_reason: b.failureReason,
+    },
+  };
+}
+
+/**
+ * Creates a binding. The credential must be this workspace's (or, for a
+ * capability whose credential owner is the platform, a platform credential),
+ * not revoked, for the same capability, and cover the actions and scope. An
+ * expired credential still creates the binding, as `failed`
+ * (credential_expired), so the attempt is visible.
+ *
+ * Hook: a provider test call (a later issue) belongs between binding.requested
+ * and binding.ready; it must run outside this transaction and then move the
+ * binding to ready or failed (reason provider_rejected / provider_unavailable).
+ */
+export async function createBinding(caller: TCaller, workspaceId: string, input: TProviderBindingRequest): Promise<TProviderBinding> {
+  const shapeErrors = bindingRequestErrors(input);
+  if (shapeErrors.length) throw invalid("The request body does not match the schema", shapeErrors);
+  const configErrors = checkProviderConfig(input.provider_config);
+  if (configErrors.length) throw invalid("provider_config is not allowed", configErrors);
+  const capability = input.capability as TCapabilityId;
+  const owner = CAPABILITY_RULES[capability].owner;
+
+  return db().$transaction(async (tx) => {
+    // FOR SHARE: a concurrent revoke waits for us (and then revokes this binding too), or we see it revoked.
+    await tx.$queryRaw`SELECT id FROM credentials WHERE id = ${input.credential_id} FOR SHARE`;
+    const cred = await tx.credential.findUnique({ where: { id: input.credential_id } });
+    const own = cred?.workspaceId === workspaceId;
+    const sharedPlatform = cred?.ownerKind === "platform" && owner === "platform";
+    if (!cred || (!own && !sharedPlatform)) {
+      throw invalid(`Credential ${input.credential_id} was not found`, [{ path: "/credential_id", message: "no such credential in this workspace" }], "credential_not_found");
+    }
+    if (owner === "platform" && cred.ownerKind !== "platform") {
+      throw invalid(`${capability} needs a platform credential (spec 2.7 credential_owner platform)`, [
+        { path: "/credential_id", message: "must be a platform credential" },
+      ], "credential_owner_mismatch");
+    }
+    if (cred.revokedAt) {
+      throw invalid(`Credential ${cred.id} is revoked`, [{ path: "/credential_id", message: "is revoked" }], "credential_revoked");
+    }
+    const errors: TFieldError[] = [];
+    if (cred.capability !== capability) errors.push({ path: "/capability", message: `must equal the credential's capability (${cred.capability})` });
+    const credActions = cred.actions as string[];
+    input.actions.forEach((a, i) => {
+      if (!credActions.includes(a)) errors.push({ path: `/actions/${i}`, message: "is not allowed by the credential" });
+    });
+    const credScope = cred.scope as string[];
+    input.scope.forEach((s, i) => {
+      if (!scopeCovers(credScope, s)) errors.push({ path: `/scope/${i}`, message: "is outside the credential's scope" });
+    });
+    if (errors.length) throw invalid("The binding asks for more than the credential allows", errors, "outside_credential");
+
+    const expired = cred.expiresAt.getTime() <= Date.now();
+    const id = newId("bind");
+    const row = await tx.providerBinding.create({
+      data: {
+        id, workspaceId, credentialId: cred.id, capability, provider: cred.provider,
+        actions: input.actions, scope: input.scope, capabilityScope: input.capability_scope as Prisma.InputJsonValue,
+        config: (input.provider_config ?? {}) as Prisma.InputJsonValue, budgetUnits: BigInt(input.budget.units),
+        budgetUnit: input.budget.unit, status: expired ? "failed" : "ready",
+        failureReason: expired ? "credential_expired" : null, createdBy: caller.userId,
+      },
+    });
+    const audit = { workspaceId, actor: { kind: "user", id: caller.userId } as TActor, target: { kind: "binding", id }, correlationId: caller.correlationId };
+    await writeAudit(tx, {
+      ...audit, action: "binding.requested",
+      details: { credential_id: cred.id, capability, provider: cred.provider, actions: input.actions, budget_units: input.budget.units },
+    });
+    await writeAudit(tx, expired
+      ? { ...audit, action: "binding.failed", details: { credential_id: cred.id, reason: "credential_expired" } }
+      : { ...audit, action: "binding.ready", details: { credential_id: cred.id } });
+    await emitEvent(tx, { ...changedEvent(row), correlationId: caller.correlationId });
+    return toBinding(row);
+  });
+}
+
+async function findOwned(workspaceId: string, id: string): Promise<ProviderBinding> {
+  const row = await db().providerBinding.findUnique({ where: { id } });
+  if (!row || row.workspaceId !== workspaceId) throw notFound(`Provider binding ${id}`);
+  return row;
+}
+
+export async function getBinding(workspaceId: string, id: string): Promise<TProviderBinding> {
+  return toBinding(await findOwned(workspaceId, id));
+}
+
+export async function listBindings(workspaceId: string, q: TProviderBindingListQuery): Promise<TPage<TProviderBinding>> {
+  const args = keysetArgs(q);
+  const filter: Prisma.ProviderBindingWhereInput = {
+    workspaceId,
+    ...(q.capability ? { capability: q.capability } : {}),
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.credential_id ? { credentialId: q.credential_id } : {}),
+  };
+  const rows = await db().providerBinding.findMany({ ...args, where: { AND: [args.where, filter] } });
+  return toPage(rows, q, toBinding);
+}
+
+/** Moves one binding to a terminal status if it is not there yet; audits and emits only when it moved. */
+async function transition(
+  tx: TTx, b: ProviderBinding, to: "revoked" | "expired", reason: string | null, actor: TActor, correlationId: string,
+  from: TBindingStatus[],
+): Promise<boolean> {
+  const now = new Date();
+  const moved = await tx.providerBinding.updateMany({
+    where: { id: b.id, status: { in: from } },
+    data: { status: to, failureReason: reason, updatedAt: now, ...(to === "revoked" ? { revokedAt: now } : {}) },
+  });
+  if (moved.count !== 1) return false;
+  await writeAudit(tx, {
+    workspaceId: b.workspaceId, actor, action: to === "revoked" ? "binding.revoked" : "binding.expired",
+    target: { kind: "binding", id: b.id }, correlationId, details: { credential_id: b.credentialId, reason },
+  });
+  await emitEvent(tx, { ...changedEvent({ ...b, status: to, failureReason: reason }), correlationId });
+  return true;
+}
+
+const NOT_REVOKED: TBindingStatus[] = ["requested", "ready", "failed", "expired"];
+
+/** DELETE: revokes the binding (kept, readable, status revoked). Idempotent. */
+export async function revokeBinding(caller: TCaller, workspaceId: string, id: string): Promise<TProviderBinding> {
+  const row = await findOwned(workspaceId, id);
+  return db().$transaction(async (tx) => {
+    await transition(tx, row, "revoked", null, { kind: "user", id: caller.userId }, caller.correlationId, NOT_REVOKED);
+    return toBinding(await tx.providerBinding.findUniqueOrThrow({ where: { id } }));
+  });
+}
+
+/** Inside the credential's revoke transaction: every binding using it (any workspace) becomes revoked. */
+export async function revokeBindingsOfCredential(
+  tx: TTx, actor: TActor, correlationId: string, credentialId: string, reason: string,
+): Promise<number> {
+  const rows = await tx.providerBinding.findMany({ where: { credentialId, status: { in: NOT_REVOKED } } });
+  let n = 0;
+  for (const b of rows) if (await transition(tx, b, "revoked", reason, actor, correlationId, NOT_REVOKED)) n++;
+  return n;
+}
+
+/**
+ * Worker sweep: ready (or requested) bindings whose credential has expired
+ * become `expired` (audit binding.expired, actor system). Safe in several
+ * processes: each row moves at most once.
+ */
+export async function expireBindings(now = new Date()): Promise<number> {
+  const correlationId = newId("evt");
+  const actor: TActor = { kind: "system", id: null };
+  let expired = 0;
+  for (;;) {
+    const rows = await db().providerBinding.findMany({
+      where: { status: { in: ["ready", "requested"] }, credential: { expiresAt: { lte: now } } },
+      orderBy: { id: "asc" },
+      take: 100,
+    });
+    let moved = 0;
+    for (const b of rows) {
+      if (await db().$transaction((tx) => transition(tx, b, "expired", "credential_expired", actor, correlationId, ["ready", "requested"]))) moved++;
+    }
+    expired += moved;
+    if (rows.length < 100 || moved === 0) break;
+  }
+  return expired;
+}
