@@ -7,7 +7,6 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { Dialog } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -17,10 +16,13 @@ import type { TCapabilityId } from "@/server/domain/source/contract-rules";
 import type { AppRouter } from "@/server/trpc/root";
 import { CreateBindingForm } from "./binding-form";
 import { BudgetBar } from "./budget-bar";
+import { ConfirmDialog } from "./confirm-dialog";
 import { CAPABILITY_IDS } from "./credentials-view";
 import { formatDateTime } from "./format";
+import { LoadMore } from "./load-more";
 import { hasRole } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
+import { QueryStates } from "./query-states";
 
 type TBinding = inferRouterOutputs<AppRouter>["bindings"]["list"]["items"][number];
 
@@ -82,17 +84,7 @@ function BindingsTable({ ws }: { ws: string }) {
           </div>
         </CardHeader>
         <CardContent className="px-0 py-0">
-          {list.isPending ? (
-            <div className="px-5 py-4">
-              <Loading what="bindings" />
-            </div>
-          ) : null}
-          {list.error ? (
-            <div className="px-5 py-4">
-              <Alert problem={problemOf(list.error)} />
-            </div>
-          ) : null}
-          {list.data && rows.length === 0 ? <p className="px-5 py-4 text-sm text-slate-600">No bindings match.</p> : null}
+          <QueryStates query={list} what="bindings" empty={rows.length === 0} emptyText="No bindings match." />
           {rows.length > 0 ? (
             <Table>
               <TableCaption>Provider bindings of this workspace</TableCaption>
@@ -152,33 +144,20 @@ function BindingsTable({ ws }: { ws: string }) {
               </TableBody>
             </Table>
           ) : null}
-          {list.hasNextPage ? (
-            <div className="px-5 py-4">
-              <Button variant="secondary" size="sm" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-                {list.isFetchingNextPage ? "Loading…" : "Load more bindings"}
-              </Button>
-            </div>
-          ) : null}
+          <LoadMore query={list} label="Load more bindings" />
         </CardContent>
       </Card>
-      <Dialog
+      <ConfirmDialog
         open={confirm !== null}
         onClose={() => setConfirm(null)}
         title="Revoke this binding?"
         description={`Apps of this workspace can no longer use ${confirm?.capability ?? ""} through ${confirm?.provider ?? ""} with this binding (the Bridge answers binding_revoked). The credential itself stays.`}
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirm(null)} autoFocus>
-              Cancel
-            </Button>
-            <Button variant="danger" disabled={revoke.isPending} onClick={() => confirm && revoke.mutate({ ws, bind: confirm.id })}>
-              {revoke.isPending ? "Revoking…" : "Revoke binding"}
-            </Button>
-          </>
-        }
-      >
-        {revoke.error ? <Alert problem={problemOf(revoke.error)} /> : null}
-      </Dialog>
+        confirmLabel="Revoke binding"
+        pendingLabel="Revoking…"
+        pending={revoke.isPending}
+        error={revoke.error}
+        onConfirm={() => confirm && revoke.mutate({ ws, bind: confirm.id })}
+      />
     </>
   );
 }

@@ -9,7 +9,6 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { Dialog } from "@/components/ui/dialog";
 import { Input, inputClass } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
@@ -17,9 +16,12 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import { CAPABILITY_RULES, type TCapabilityId } from "@/server/domain/source/contract-rules";
 import type { AppRouter } from "@/server/trpc/root";
+import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
+import { LoadMore } from "./load-more";
 import { hasRole } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
+import { QueryStates } from "./query-states";
 
 export type TCredentialRow = inferRouterOutputs<AppRouter>["credentials"]["list"]["items"][number];
 
@@ -194,17 +196,7 @@ function CredentialsTable({ ws }: { ws: string }) {
           <CardTitle>Credentials</CardTitle>
         </CardHeader>
         <CardContent className="px-0 py-0">
-          {list.isPending ? (
-            <div className="px-5 py-4">
-              <Loading what="credentials" />
-            </div>
-          ) : null}
-          {list.error ? (
-            <div className="px-5 py-4">
-              <Alert problem={problemOf(list.error)} />
-            </div>
-          ) : null}
-          {list.data && rows.length === 0 ? <p className="px-5 py-4 text-sm text-slate-600">No credentials yet.</p> : null}
+          <QueryStates query={list} what="credentials" empty={rows.length === 0} emptyText="No credentials yet." />
           {rows.length > 0 ? (
             <Table>
               <TableCaption>Credentials of this workspace</TableCaption>
@@ -266,33 +258,20 @@ function CredentialsTable({ ws }: { ws: string }) {
               </TableBody>
             </Table>
           ) : null}
-          {list.hasNextPage ? (
-            <div className="px-5 py-4">
-              <Button variant="secondary" size="sm" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-                {list.isFetchingNextPage ? "Loading…" : "Load more credentials"}
-              </Button>
-            </div>
-          ) : null}
+          <LoadMore query={list} label="Load more credentials" />
         </CardContent>
       </Card>
-      <Dialog
+      <ConfirmDialog
         open={confirm !== null}
         onClose={() => setConfirm(null)}
         title="Revoke this credential?"
         description={`${confirm?.provider ?? ""} (${confirm?.capability ?? ""}) stops working at once, its secret is destroyed, and every provider binding that uses it is revoked. This cannot be undone.`}
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirm(null)} autoFocus>
-              Cancel
-            </Button>
-            <Button variant="danger" disabled={revoke.isPending} onClick={() => confirm && revoke.mutate({ ws, cred: confirm.id })}>
-              {revoke.isPending ? "Revoking…" : "Revoke credential"}
-            </Button>
-          </>
-        }
-      >
-        {revoke.error ? <Alert problem={problemOf(revoke.error)} /> : null}
-      </Dialog>
+        confirmLabel="Revoke credential"
+        pendingLabel="Revoking…"
+        pending={revoke.isPending}
+        error={revoke.error}
+        onConfirm={() => confirm && revoke.mutate({ ws, cred: confirm.id })}
+      />
     </>
   );
 }

@@ -4,13 +4,13 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { problemOf, useTRPC } from "@/lib/trpc/client";
 import { formatDateTime, formatUnits } from "./format";
+import { LoadMore } from "./load-more";
 import { Loading, PageHeader } from "./page-header";
 
 const OUTCOMES = ["completed", "denied", "failed", "requested"] as const;
@@ -102,11 +102,7 @@ export function InvocationsView({ ws }: { ws: string }) {
           </TableBody>
         </Table>
       )}
-      {list.hasNextPage ? (
-        <Button variant="secondary" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-          {list.isFetchingNextPage ? "Loading…" : "Load more"}
-        </Button>
-      ) : null}
+      <LoadMore query={list} className="" size="md" />
     </div>
   );
 }

@@ -13,8 +13,10 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import type { TRole } from "@/server/domain/identity/access.service";
 import { formatDate, ROLE_OPTIONS, titleCase } from "./format";
+import { LoadMore } from "./load-more";
 import { hasRole } from "./nav-config";
-import { Loading, PageHeader } from "./page-header";
+import { PageHeader } from "./page-header";
+import { QueryStates } from "./query-states";
 
 function AddMemberForm({ ws }: { ws: string }) {
   const trpc = useTRPC();
@@ -129,16 +131,7 @@ export function MembersView({ ws }: { ws: string }) {
                 </Alert>
               </div>
             ) : null}
-            {members.isPending ? (
-              <div className="px-5 py-4">
-                <Loading what="members" />
-              </div>
-            ) : null}
-            {members.error ? (
-              <div className="px-5 py-4">
-                <Alert problem={problemOf(members.error)} />
-              </div>
-            ) : null}
+            <QueryStates query={members} what="members" />
             {members.data ? (
               <Table>
                 <TableCaption>Members of this workspace</TableCaption>
@@ -182,13 +175,7 @@ export function MembersView({ ws }: { ws: string }) {
                 </TableBody>
               </Table>
             ) : null}
-            {members.hasNextPage ? (
-              <div className="px-5 pb-4">
-                <Button variant="secondary" size="sm" disabled={members.isFetchingNextPage} onClick={() => void members.fetchNextPage()}>
-                  {members.isFetchingNextPage ? "Loading…" : "Load more members"}
-                </Button>
-              </div>
-            ) : null}
+            <LoadMore query={members} label="Load more members" className="px-5 pb-4" />
           </CardContent>
         </Card>
       </div>

@@ -16,6 +16,7 @@ import { BudgetBar } from "./budget-bar";
 import { CATEGORY_LABEL, formatUnits, PLAN_OPTIONS, titleCase } from "./format";
 import { hasRole } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
+import { QueryStates } from "./query-states";
 
 function PlanCard({ ws, canManage }: { ws: string; canManage: boolean }) {
   const trpc = useTRPC();
@@ -188,16 +189,7 @@ function BudgetsCard({ ws, canManage }: { ws: string; canManage: boolean }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="px-0 py-0">
-        {budgets.isPending ? (
-          <div className="px-5 py-4">
-            <Loading what="budgets" />
-          </div>
-        ) : null}
-        {budgets.error ? (
-          <div className="px-5 py-4">
-            <Alert problem={problemOf(budgets.error)} />
-          </div>
-        ) : null}
+        <QueryStates query={budgets} what="budgets" />
         {budgets.data ? (
           <Table>
             <TableCaption>Budgets per usage category</TableCaption>

@@ -15,9 +15,11 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import type { TRevision } from "@/server/domain/source/source.contract";
 import { formatDateTime } from "./format";
+import { LoadMore } from "./load-more";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
 import { FreezeProgress, idLinkClass, repoName, stillFreezing } from "./products-view";
+import { QueryStates } from "./query-states";
 
 type TDescriptorStatus = TRevision["descriptor_status"];
 
@@ -109,17 +111,7 @@ function RevisionsCard({ ws, prod }: { ws: string; prod: string }) {
         <CardDescription>Newest first. Open a revision to review and confirm its runtime descriptor.</CardDescription>
       </CardHeader>
       <CardContent className="px-0 py-0">
-        {revisions.isPending ? (
-          <div className="px-5 py-4">
-            <Loading what="revisions" />
-          </div>
-        ) : null}
-        {revisions.error ? (
-          <div className="px-5 py-4">
-            <Alert problem={problemOf(revisions.error)} />
-          </div>
-        ) : null}
-        {revisions.data && rows.length === 0 ? <p className="px-5 py-4 text-sm text-slate-600">No revisions yet.</p> : null}
+        <QueryStates query={revisions} what="revisions" empty={rows.length === 0} emptyText="No revisions yet." />
         {rows.length > 0 ? (
           <Table>
             <TableCaption>Revisions of this product</TableCaption>
@@ -155,13 +147,7 @@ function RevisionsCard({ ws, prod }: { ws: string; prod: string }) {
             </TableBody>
           </Table>
         ) : null}
-        {revisions.hasNextPage ? (
-          <div className="px-5 py-4">
-            <Button variant="secondary" size="sm" disabled={revisions.isFetchingNextPage} onClick={() => void revisions.fetchNextPage()}>
-              {revisions.isFetchingNextPage ? "Loading…" : "Load more revisions"}
-            </Button>
-          </div>
-        ) : null}
+        <LoadMore query={revisions} label="Load more revisions" />
       </CardContent>
     </Card>
   );

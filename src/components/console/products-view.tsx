@@ -15,8 +15,10 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { problemOf, useTRPC, wsOnly, type TProblemView } from "@/lib/trpc/client";
 import type { TSourceFreeze } from "@/server/domain/source/source.contract";
 import { formatDateTime, formatUnits, titleCase } from "./format";
+import { LoadMore } from "./load-more";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
+import { QueryStates } from "./query-states";
 
 /* ------------------------------------------------------------------------------------------------
  * Source freeze progress and outcome, shared by the products page (new product) and the product
@@ -375,17 +377,7 @@ export function ProductsView({ ws }: { ws: string }) {
             <CardTitle>All products</CardTitle>
           </CardHeader>
           <CardContent className="px-0 py-0">
-            {products.isPending ? (
-              <div className="px-5 py-4">
-                <Loading what="products" />
-              </div>
-            ) : null}
-            {products.error ? (
-              <div className="px-5 py-4">
-                <Alert problem={problemOf(products.error)} />
-              </div>
-            ) : null}
-            {products.data && rows.length === 0 ? <p className="px-5 py-4 text-sm text-slate-600">No products yet.</p> : null}
+            <QueryStates query={products} what="products" empty={rows.length === 0} emptyText="No products yet." />
             {rows.length > 0 ? (
               <Table>
                 <TableCaption>Products of this workspace</TableCaption>
@@ -413,13 +405,7 @@ export function ProductsView({ ws }: { ws: string }) {
                 </TableBody>
               </Table>
             ) : null}
-            {products.hasNextPage ? (
-              <div className="px-5 py-4">
-                <Button variant="secondary" size="sm" disabled={products.isFetchingNextPage} onClick={() => void products.fetchNextPage()}>
-                  {products.isFetchingNextPage ? "Loading…" : "Load more products"}
-                </Button>
-              </div>
-            ) : null}
+            <LoadMore query={products} label="Load more products" />
           </CardContent>
         </Card>
       </div>

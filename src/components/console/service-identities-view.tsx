@@ -8,17 +8,19 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import type { AppRouter } from "@/server/trpc/root";
+import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
+import { LoadMore } from "./load-more";
 import { hasRole } from "./nav-config";
+import { SecretField } from "./one-time-secret";
 import { Loading, PageHeader } from "./page-header";
+import { QueryStates } from "./query-states";
 
 type TIdentity = inferRouterOutputs<AppRouter>["serviceIdentities"]["list"]["items"][number];
 type TEnvironment = NonNullable<TIdentity["environment_type"]>;
@@ -34,22 +36,8 @@ function SecretOnce({ shown, onDone }: { shown: TSecret; onDone: () => void }) {
         holding it can call the Bridge as this identity.
       </p>
       <div className="grid gap-3 pt-2 sm:grid-cols-2">
-        {(
-          [
-            ["si-client-id", "Client ID", shown.clientId],
-            ["si-client-secret", "Client secret", shown.secret],
-          ] as const
-        ).map(([id, label, value]) => (
-          <div key={id} className="space-y-1.5">
-            <Label htmlFor={id} className="text-amber-950">
-              {label}
-            </Label>
-            <div className="flex items-center gap-2">
-              <Input id={id} readOnly value={value} className="min-w-0 flex-1 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-              <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
-            </div>
-          </div>
-        ))}
+        <SecretField id="si-client-id" label="Client ID" value={shown.clientId} copyLabel="Copy client id" />
+        <SecretField id="si-client-secret" label="Client secret" value={shown.secret} copyLabel="Copy client secret" />
       </div>
       <p className="pt-2 text-xs">
         Get a Bridge token: <code className="font-mono">POST /v1/oauth/token</code> with <code className="font-mono">grant_type=client_credentials</code>{" "}
@@ -207,8 +195,7 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
     }),
   );
   const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
-  const actionError = confirm?.kind === "rotate" ? rotate.error : revoke.error;
-  const pending = rotate.isPending || revoke.isPending;
+  const rotating = confirm?.kind === "rotate";
 
   return (
     <>
@@ -217,9 +204,7 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
           <CardTitle>Service identities</CardTitle>
         </CardHeader>
         <CardContent className="px-0 py-0">
-          {list.isPending ? <div className="px-5 py-4"><Loading what="service identities" /></div> : null}
-          {list.error ? <div className="px-5 py-4"><Alert problem={problemOf(list.error)} /></div> : null}
-          {list.data && rows.length === 0 ? <p className="px-5 py-4 text-sm text-slate-600">No service identities yet.</p> : null}
+          <QueryStates query={list} what="service identities" empty={rows.length === 0} emptyText="No service identities yet." />
           {rows.length > 0 ? (
             <Table>
               <TableCaption>Service identities of this workspace</TableCaption>
@@ -282,45 +267,30 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
               </TableBody>
             </Table>
           ) : null}
-          {list.hasNextPage ? (
-            <div className="px-5 py-4">
-              <Button variant="secondary" size="sm" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-                {list.isFetchingNextPage ? "Loading…" : "Load more"}
-              </Button>
-            </div>
-          ) : null}
+          <LoadMore query={list} />
         </CardContent>
       </Card>
-      <Dialog
+      <ConfirmDialog
         open={confirm !== null}
         onClose={() => setConfirm(null)}
-        title={confirm?.kind === "rotate" ? "Rotate the client secret?" : "Revoke this service identity?"}
+        title={rotating ? "Rotate the client secret?" : "Revoke this service identity?"}
         description={
           confirm?.kind === "rotate"
             ? `The current secret of "${confirm.identity.name}" stops working at once, and so do Bridge tokens obtained with it. Update your deployment with the new secret.`
             : `"${confirm?.identity.name ?? ""}" can no longer get tokens, and its existing Bridge tokens stop working within seconds. This cannot be undone.`
         }
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirm(null)} autoFocus>
-              Cancel
-            </Button>
-            <Button
-              variant={confirm?.kind === "revoke" ? "danger" : "primary"}
-              disabled={pending}
-              onClick={() => {
-                if (!confirm) return;
-                if (confirm.kind === "rotate") rotate.mutate({ ws, svc: confirm.identity.id });
-                else revoke.mutate({ ws, svc: confirm.identity.id });
-              }}
-            >
-              {confirm?.kind === "rotate" ? (rotate.isPending ? "Rotating…" : "Rotate secret") : revoke.isPending ? "Revoking…" : "Revoke"}
-            </Button>
-          </>
-        }
-      >
-        {actionError ? <Alert problem={problemOf(actionError)} /> : null}
-      </Dialog>
+        variant={confirm?.kind === "revoke" ? "danger" : "primary"}
+        confirmLabel={rotating ? "Rotate secret" : "Revoke"}
+        pendingLabel={rotating ? "Rotating…" : "Revoking…"}
+        pending={rotating ? rotate.isPending : revoke.isPending}
+        disabled={rotate.isPending || revoke.isPending}
+        error={rotating ? rotate.error : revoke.error}
+        onConfirm={() => {
+          if (!confirm) return;
+          if (confirm.kind === "rotate") rotate.mutate({ ws, svc: confirm.identity.id });
+          else revoke.mutate({ ws, svc: confirm.identity.id });
+        }}
+      />
     </>
   );
 }

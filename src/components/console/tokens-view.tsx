@@ -7,15 +7,16 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { problemOf, useTRPC } from "@/lib/trpc/client";
+import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
-import { PageHeader, Loading } from "./page-header";
+import { OneTimeSecret } from "./one-time-secret";
+import { PageHeader } from "./page-header";
+import { QueryStates } from "./query-states";
 
 const EXPIRY_OPTIONS = [
   { label: "1 hour", seconds: 3600 },
@@ -25,32 +26,6 @@ const EXPIRY_OPTIONS = [
 ] as const;
 
 type TTokenRow = { id: string; name: string; expires_at: string; revoked_at: string | null; last_used_at: string | null; created_at: string };
-
-function NewTokenSecret({ token, name, onDone }: { token: string; name: string; onDone: () => void }) {
-  return (
-    <Alert tone="warning" title={`Token "${name}" created`}>
-      <p>Copy it now: it will not be shown again. Anyone holding it can act as you through the API.</p>
-      <div className="space-y-1.5 pt-2">
-        <Label htmlFor="new-token" className="text-amber-950">
-          New API token
-        </Label>
-        <div className="flex flex-wrap items-center gap-2">
-          <Input
-            id="new-token"
-            readOnly
-            value={token}
-            className="min-w-0 flex-1 font-mono text-xs"
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <CopyButton value={token} label="Copy token" />
-          <Button variant="ghost" onClick={onDone}>
-            Done
-          </Button>
-        </div>
-      </div>
-    </Alert>
-  );
-}
 
 function CreateTokenForm() {
   const trpc = useTRPC();
@@ -111,7 +86,17 @@ function CreateTokenForm() {
           </Button>
         </form>
         {create.error ? <Alert problem={problemOf(create.error)} /> : null}
-        {create.data ? <NewTokenSecret token={create.data.token} name={create.data.name} onDone={() => create.reset()} /> : null}
+        {create.data ? (
+          <OneTimeSecret
+            title={`Token "${create.data.name}" created`}
+            warning="Copy it now: it will not be shown again. Anyone holding it can act as you through the API."
+            id="new-token"
+            label="New API token"
+            value={create.data.token}
+            copyLabel="Copy token"
+            onDone={() => create.reset()}
+          />
+        ) : null}
       </CardContent>
     </Card>
   );
@@ -149,17 +134,7 @@ export function TokensView() {
             <CardTitle>Your tokens</CardTitle>
           </CardHeader>
           <CardContent className="px-0 py-0">
-            {tokens.isPending ? (
-              <div className="px-5 py-4">
-                <Loading what="tokens" />
-              </div>
-            ) : null}
-            {tokens.error ? (
-              <div className="px-5 py-4">
-                <Alert problem={problemOf(tokens.error)} />
-              </div>
-            ) : null}
-            {tokens.data && tokens.data.length === 0 ? <p className="px-5 py-4 text-sm text-slate-600">You have no API tokens yet.</p> : null}
+            <QueryStates query={tokens} what="tokens" empty={tokens.data?.length === 0} emptyText="You have no API tokens yet." />
             {tokens.data && tokens.data.length > 0 ? (
               <Table>
                 <TableCaption>Your API tokens</TableCaption>
@@ -208,28 +183,17 @@ export function TokensView() {
         </Card>
       </div>
 
-      <Dialog
+      <ConfirmDialog
         open={confirming !== null}
         onClose={() => setConfirming(null)}
         title={`Revoke token "${confirming?.name ?? ""}"?`}
         description="Scripts using it get 401 Unauthorized from their next request. This cannot be undone."
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirming(null)} autoFocus>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={revoke.isPending}
-              onClick={() => confirming && revoke.mutate({ id: confirming.id })}
-            >
-              {revoke.isPending ? "Revoking…" : "Revoke token"}
-            </Button>
-          </>
-        }
-      >
-        {revoke.error ? <Alert problem={problemOf(revoke.error)} /> : null}
-      </Dialog>
+        confirmLabel="Revoke token"
+        pendingLabel="Revoking…"
+        pending={revoke.isPending}
+        error={revoke.error}
+        onConfirm={() => confirming && revoke.mutate({ id: confirming.id })}
+      />
     </>
   );
 }

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
+import { AuditLogView } from "@/components/console/audit-log-view";
 import { Loading } from "@/components/console/page-header";
 import { AUDIT_ACTIONS } from "@/server/platform/audit";
-import { AuditLogView } from "./audit-log-view";
 
 export const metadata: Metadata = { title: "Audit log" };
 

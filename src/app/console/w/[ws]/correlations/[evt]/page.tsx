@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { CorrelationView } from "./correlation-view";
+import { CorrelationView } from "@/components/console/correlation-view";
 
 export const metadata: Metadata = { title: "Correlation" };
 

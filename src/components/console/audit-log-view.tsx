@@ -6,8 +6,6 @@ import { ChevronDown, ChevronRight, Filter, ShieldCheck, X } from "lucide-react"
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Fragment, useState, type FormEvent } from "react";
-import { hasRole, workspaceHref } from "@/components/console/nav-config";
-import { Loading, PageHeader } from "@/components/console/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -20,6 +18,10 @@ import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import type { AppRouter } from "@/server/trpc/root";
+import { LoadMore } from "./load-more";
+import { hasRole, workspaceHref } from "./nav-config";
+import { PageHeader } from "./page-header";
+import { QueryStates } from "./query-states";
 
 type TListInput = inferRouterInputs<AppRouter>["audit"]["list"];
 export type TAuditRow = inferRouterOutputs<AppRouter>["audit"]["list"]["items"][number];
@@ -306,19 +308,13 @@ export function AuditLogView({ ws, actions }: { ws: string; actions: readonly st
 
         <Card>
           <CardContent className="space-y-3 px-0 py-0">
-            {records.isPending ? (
-              <div className="px-5 py-4">
-                <Loading what="audit records" />
-              </div>
-            ) : null}
-            {records.error ? (
-              <div className="px-5 py-4">
-                <Alert title="The audit log could not be loaded" problem={problemOf(records.error)} />
-              </div>
-            ) : null}
-            {records.data && rows.length === 0 ? (
-              <p className="px-5 py-4 text-sm text-slate-600">No records match.</p>
-            ) : null}
+            <QueryStates
+              query={records}
+              what="audit records"
+              empty={rows.length === 0}
+              emptyText="No records match."
+              errorTitle="The audit log could not be loaded"
+            />
             {rows.length ? (
               <Table>
                 <TableCaption>Audit records, newest first</TableCaption>
@@ -394,13 +390,7 @@ export function AuditLogView({ ws, actions }: { ws: string; actions: readonly st
                 </TableBody>
               </Table>
             ) : null}
-            {records.hasNextPage ? (
-              <div className="px-5 pb-4">
-                <Button variant="secondary" size="sm" disabled={records.isFetchingNextPage} onClick={() => void records.fetchNextPage()}>
-                  {records.isFetchingNextPage ? "Loading…" : "Load more"}
-                </Button>
-              </div>
-            ) : null}
+            <LoadMore query={records} className="px-5 pb-4" />
           </CardContent>
         </Card>
       </div>

@@ -3,15 +3,15 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { workspaceHref } from "@/components/console/nav-config";
-import { Loading, PageHeader } from "@/components/console/page-header";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { problemOf, useTRPC } from "@/lib/trpc/client";
-import { actionTone, AuditRecordDetails, formatAuditTime } from "../../audit/audit-log-view";
+import { useTRPC } from "@/lib/trpc/client";
+import { actionTone, AuditRecordDetails, formatAuditTime } from "./audit-log-view";
+import { workspaceHref } from "./nav-config";
+import { PageHeader } from "./page-header";
+import { QueryStates } from "./query-states";
 
 /** "+1.234 s" after the first item of the timeline. */
 function offset(fromIso: string, iso: string): string {
@@ -32,9 +32,7 @@ function EventTimeline({ ws, evt }: { ws: string; evt: string }) {
         <CardDescription>Events this correlation emitted, oldest first. Payloads are not shown here.</CardDescription>
       </CardHeader>
       <CardContent>
-        {events.isPending ? <Loading what="events" /> : null}
-        {events.error ? <Alert problem={problemOf(events.error)} /> : null}
-        {events.data && items.length === 0 ? <p className="text-sm text-slate-600">No events carry this correlation id.</p> : null}
+        <QueryStates query={events} what="events" inset={false} empty={items.length === 0} emptyText="No events carry this correlation id." />
         {items.length ? (
           <ol aria-label="Event timeline" className="relative space-y-5 border-l border-slate-200 pl-5">
             {items.map((e) => (
@@ -96,9 +94,13 @@ function CorrelationAudit({ ws, evt }: { ws: string; evt: string }) {
         </Link>
       </CardHeader>
       <CardContent>
-        {records.isPending ? <Loading what="audit records" /> : null}
-        {records.error ? <Alert problem={problemOf(records.error)} /> : null}
-        {records.data && items.length === 0 ? <p className="text-sm text-slate-600">No audit records carry this correlation id.</p> : null}
+        <QueryStates
+          query={records}
+          what="audit records"
+          inset={false}
+          empty={items.length === 0}
+          emptyText="No audit records carry this correlation id."
+        />
         {items.length ? (
           <ul className="divide-y divide-slate-100">
             {items.map((r) => (
