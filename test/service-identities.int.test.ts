@@ -127,7 +127,7 @@ describe("workspace service identities", () => {
 
   const long = "x".repeat(101);
   const bad: Array<[string, () => Record<string, unknown>, string]> = [
-    ["an unknown field", () => ({ name: "x", product_id: prod, colour: "red" }), "/"],
+    ["an unknown field", () => ({ name: "x", product_id: prod, colour: "red" }), "/colour"],
     ["an empty name", () => ({ name: "", product_id: prod }), "/name"],
     ["a 101-char name", () => ({ name: long, product_id: prod }), "/name"],
     ["a blank name", () => ({ name: "   ", product_id: prod }), "/name"],
@@ -142,7 +142,7 @@ describe("workspace service identities", () => {
     ["an issuer with credentials", () => ({ name: "x", product_id: prod, federation: { issuer: "https://u:p@idp.example.com", subject: "s", audience: "a" } }), "/federation/issuer"],
     ["an empty subject", () => ({ name: "x", product_id: prod, federation: { issuer: "https://idp.example.com", subject: "", audience: "a" } }), "/federation/subject"],
     ["a 256-char audience", () => ({ name: "x", product_id: prod, federation: { issuer: "https://idp.example.com", subject: "s", audience: "a".repeat(256) } }), "/federation/audience"],
-    ["an unknown federation field", () => ({ name: "x", product_id: prod, federation: { issuer: "https://idp.example.com", subject: "s", audience: "a", x: 1 } }), "/federation"],
+    ["an unknown federation field", () => ({ name: "x", product_id: prod, federation: { issuer: "https://idp.example.com", subject: "s", audience: "a", x: 1 } }), "/federation/x"],
   ];
   it.each(bad)("refuses %s with 422 and creates nothing", async (_what, body, path) => {
     const before = await count();

@@ -2,6 +2,7 @@ import { readCredentialSecret } from "@/server/domain/credentials/credentials.se
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TAuditAction } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
+import { AppError } from "@/server/platform/errors";
 import type { TUsage } from "./bridge.contract";
 import { Deny } from "./pipeline";
 import { openAiGenerate, ProviderError } from "./providers/openai";
@@ -67,6 +68,9 @@ export async function runAi(
 ): Promise<{ provider: string; bindingId: string; fallbackUsed: boolean; usage: TUsage; output: unknown }> {
   const candidates = plan.fallback === "listed" ? plan.bindings : plan.bindings.slice(0, 1);
   let lastError = "no provider available";
+  // A ready binding whose credential was revoked or has expired (before the expiry sweep marks the
+  // binding) is unusable, not a provider outage: when every candidate is such a binding, binding_revoked.
+  let onlyUnusableBindings = true;
   for (let i = 0; i < candidates.length; i++) {
     const b = candidates[i]!;
     try {
@@ -82,8 +86,10 @@ export async function runAi(
       return { provider: b.provider, bindingId: b.id, fallbackUsed: i > 0, usage: { units: Math.min(r.usage.units, plan.reserveTokens), unit: "tokens" }, output: r.output };
     } catch (err) {
       if (err instanceof ProviderError && err.kind === "rejected") throw new Deny("provider_rejected", `${b.provider}: ${err.message}`);
+      const unusable = err instanceof AppError && (err.reason === "credential_revoked" || err.reason === "credential_expired");
+      if (!unusable) onlyUnusableBindings = false;
       lastError = err instanceof ProviderError ? `${b.provider}: ${err.message}` : `${b.provider}: ${(err as Error).message}`;
     }
   }
-  throw new Deny("provider_unavailable", lastError);
+  throw new Deny(onlyUnusableBindings ? "binding_revoked" : "provider_unavailable", lastError);
 }

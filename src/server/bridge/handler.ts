@@ -7,6 +7,7 @@ import { getDb } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { AppError, problemResponse, zodIssuesToErrors, type TErrorCode } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
+import { logger } from "@/server/platform/logger";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, validateIdempotencyKey } from "@/server/platform/idempotency";
 import { invalidToken } from "@/server/platform/jwt";
 import { ALL_ACTIONS, BRIDGE_ACTIONS, REASON_STATUS, type TBridgeCapability, type TBridgeOutput } from "./bridge.contract";
@@ -16,7 +17,8 @@ import { invoke, type TOutcome } from "./pipeline";
  * POST /v1/capabilities/{capability}/{action}: framework-free (Request ->
  * Response), no tRPC, no sessions. Bridge-audience token; X-Correlation-Id;
  * Idempotency-Key (a retry replays the recorded result: no second provider
- * call, no second charge). Every response carries Capstan-Overhead-Ms, the
+ * call, no second charge; 5xx and 429 answers are not recorded, so their
+ * retries run again). Every response carries Capstan-Overhead-Ms, the
  * time spent in Capstan excluding the provider wait.
  */
 const STATUS_CODE: Record<number, TErrorCode> = { 403: "forbidden", 409: "conflict", 422: "validation_failed", 429: "rate_limited", 503: "unavailable" };
@@ -78,7 +80,10 @@ export async function handleBridge(req: Request, capability: string, action: str
     }
     providerMs = outcome.providerMs;
     const response = toResponse(outcome, capability, action, instance, correlationId);
-    if (claimId) {
+    if (claimId && response.status === 429) {
+      // Budget or rate exhausted, "retry after": a retry with the same key must run again, not replay the 429.
+      await releaseIdempotencyKey(claimId);
+    } else if (claimId) {
       const headers: Record<string, string> = {};
       response.headers.forEach((v, k) => {
         if (k !== "x-correlation-id" && k !== "capstan-overhead-ms") headers[k] = v;
@@ -88,7 +93,12 @@ export async function handleBridge(req: Request, capability: string, action: str
     response.headers.set("capstan-overhead-ms", overhead());
     return response;
   } catch (err) {
-    const res = problemResponse(err, { instance, correlationId: correlationId || newId("evt") });
+    correlationId ||= newId("evt");
+    // An unexpected error answers a bare 500: log it (as the REST boundary does) so it can be traced by correlation id.
+    if (!(err instanceof AppError)) {
+      logger.error("bridge.unhandled", { path: instance, correlation_id: correlationId, error: String((err as Error)?.stack ?? err) });
+    }
+    const res = problemResponse(err, { instance, correlationId });
     res.headers.set("capstan-overhead-ms", overhead());
     return res;
   }

@@ -155,8 +155,11 @@ async function insertBatch(batch: TRecord[]): Promise<void> {
   const evRows = batch.flatMap((r) => {
     const { requested, resulted } = eventData(r);
     const source = `/v1/workspaces/${r.workspaceId}`;
+    // Same rule as the transactional path: no requested event when the 6.2 request shape is unknown.
     return [
-      P.sql`(${newId("evt")}, ${r.workspaceId}, ${reqType}, ${EVENT_TYPES[reqType]}, ${source}, ${r.id}, ${r.correlationId}, ${JSON.stringify(requested)}::jsonb, ${r.requestedAt}::timestamptz)`,
+      ...(r.requestDescribed
+        ? [P.sql`(${newId("evt")}, ${r.workspaceId}, ${reqType}, ${EVENT_TYPES[reqType]}, ${source}, ${r.id}, ${r.correlationId}, ${JSON.stringify(requested)}::jsonb, ${r.requestedAt}::timestamptz)`]
+        : []),
       P.sql`(${newId("evt")}, ${r.workspaceId}, ${resType}, ${EVENT_TYPES[resType]}, ${source}, ${r.id}, ${r.correlationId}, ${JSON.stringify(resulted)}::jsonb, ${r.finishedAt}::timestamptz)`,
     ];
   });

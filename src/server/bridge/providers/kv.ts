@@ -1,10 +1,11 @@
-import { db } from "@/server/platform/db/client";
+import { db, type TTx } from "@/server/platform/db/client";
 
 /**
- * data.kv, platform-owned, in PostgreSQL. Keys are per product. Each
- * operation is one statement; `increment` is atomic; `max_keys` is enforced
- * in the INSERT itself (a new key is only inserted while the product holds
- * fewer keys).
+ * data.kv, platform-owned, in PostgreSQL. Keys are per product. Updating an
+ * existing key is one statement; `increment` is atomic. `max_keys` is
+ * enforced in the INSERT of a new key, under a per-product transaction-scoped
+ * advisory lock: without it, concurrent inserts of different new keys each
+ * count the others' rows as absent and overshoot the limit.
  */
 export type TKvTarget = { workspaceId: string; productId: string };
 
@@ -12,6 +13,14 @@ export class KvError extends Error {
   constructor(readonly kind: "max_keys" | "not_a_number", message: string) {
     super(message);
   }
+}
+
+/** Runs `fn` holding the product's key-count lock (new keys only; updates of existing keys never take it). */
+function withKeyCountLock<T>(t: TKvTarget, fn: (tx: TTx) => Promise<T>): Promise<T> {
+  return db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`kv:${t.workspaceId}:${t.productId}`}, 0))`;
+    return fn(tx);
+  });
 }
 
 export async function kvGet(t: TKvTarget, key: string): Promise<{ value: unknown; bytes: number } | null> {
@@ -23,14 +32,18 @@ export async function kvGet(t: TKvTarget, key: string): Promise<{ value: unknown
 }
 
 export async function kvSet(t: TKvTarget, key: string, json: string, bytes: number, maxKeys: number): Promise<void> {
-  const rows = await db().$queryRaw<{ key: string }[]>`
+  const updated = await db().$executeRaw`
+    UPDATE kv_entries SET value = ${json}::jsonb, value_bytes = ${bytes}, updated_at = now()
+     WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key}`;
+  if (updated > 0) return;
+  const rows = await withKeyCountLock(t, (tx) => tx.$queryRaw<{ key: string }[]>`
     INSERT INTO kv_entries (workspace_id, product_id, key, value, value_bytes)
     SELECT ${t.workspaceId}, ${t.productId}, ${key}, ${json}::jsonb, ${bytes}
      WHERE EXISTS (SELECT 1 FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key})
         OR (SELECT count(*) FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId}) < ${maxKeys}
     ON CONFLICT (workspace_id, product_id, key)
     DO UPDATE SET value = EXCLUDED.value, value_bytes = EXCLUDED.value_bytes, updated_at = now()
-    RETURNING key`;
+    RETURNING key`);
   if (!rows.length) throw new KvError("max_keys", `the product already holds its maximum of ${maxKeys} keys`);
 }
 
@@ -40,7 +53,14 @@ export async function kvDelete(t: TKvTarget, key: string): Promise<boolean> {
 }
 
 export async function kvIncrement(t: TKvTarget, key: string, by: number, maxKeys: number): Promise<number> {
-  const rows = await db().$queryRaw<{ value: unknown }[]>`
+  const updated = await db().$queryRaw<{ value: unknown }[]>`
+    UPDATE kv_entries AS e SET value = to_jsonb((e.value #>> '{}')::bigint + ${by}::bigint),
+           value_bytes = length(((e.value #>> '{}')::bigint + ${by}::bigint)::text), updated_at = now()
+     WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key}
+       AND jsonb_typeof(e.value) = 'number' AND (e.value #>> '{}') ~ '^-?[0-9]+$'
+    RETURNING value`;
+  if (updated.length) return Number(updated[0]!.value);
+  const rows = await withKeyCountLock(t, (tx) => tx.$queryRaw<{ value: unknown }[]>`
     INSERT INTO kv_entries AS e (workspace_id, product_id, key, value, value_bytes)
     SELECT ${t.workspaceId}, ${t.productId}, ${key}, to_jsonb(${by}::bigint), length(${String(by)})
      WHERE EXISTS (SELECT 1 FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key})
@@ -49,7 +69,7 @@ export async function kvIncrement(t: TKvTarget, key: string, by: number, maxKeys
     DO UPDATE SET value = to_jsonb((e.value #>> '{}')::bigint + ${by}::bigint),
                   value_bytes = length(((e.value #>> '{}')::bigint + ${by}::bigint)::text), updated_at = now()
      WHERE jsonb_typeof(e.value) = 'number' AND (e.value #>> '{}') ~ '^-?[0-9]+$'
-    RETURNING value`;
+    RETURNING value`);
   if (rows.length) return Number(rows[0]!.value);
   const exists = await kvGet(t, key);
   if (exists) throw new KvError("not_a_number", "the stored value is not an integer");

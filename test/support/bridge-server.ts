@@ -1,0 +1,95 @@
+/**
+ * A tiny HTTP server around the Bridge, for tests that need several server
+ * processes on one database (e.g. budget reservations across processes).
+ * Routes as the Next.js app does: POST /v1/capabilities/{capability}/{action}
+ * to handleBridge, POST /v1/oauth/token to handleOAuthToken, everything else
+ * under /v1 to the REST boundary. Run with
+ * `node --import tsx test/support/bridge-server.ts`; configuration comes
+ * from the environment exactly as for the app (DATABASE_URL,
+ * CAPSTAN_MASTER_KEY, CAPSTAN_DATA_DIR, CAPSTAN_PUBLIC_URL, ...); PORT picks
+ * the port (0 = any free port). Prints "listening <port>" on stdout once it
+ * accepts requests.
+ */
+import http from "node:http";
+import { Readable } from "node:stream";
+import { handleBridge } from "@/server/bridge/handler";
+import { handleOAuthToken } from "@/server/http/oauth-token-handler";
+import { handleRest } from "@/server/http/rest-handler";
+import { closeDb } from "@/server/platform/db/client";
+import { bootApp } from "./api";
+
+const BRIDGE_PATH = /^\/v1\/capabilities\/([^/?#]+)\/([^/?#]+)$/;
+
+function toRequest(req: http.IncomingMessage, origin: string): Request {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
+  }
+  const method = (req.method ?? "GET").toUpperCase();
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(origin + (req.url ?? "/"), {
+    method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
+    // Node's fetch needs this for a streamed request body.
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+async function send(res: http.ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key === "set-cookie") return;
+    headers[key] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+function route(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const bridge = BRIDGE_PATH.exec(pathname);
+  if (bridge && request.method === "POST") {
+    return handleBridge(request, decodeURIComponent(bridge[1]!), decodeURIComponent(bridge[2]!));
+  }
+  if (pathname === "/v1/oauth/token" && request.method === "POST") return handleOAuthToken(request);
+  return handleRest(request);
+}
+
+async function main(): Promise<void> {
+  await bootApp();
+  const origin = process.env.CAPSTAN_PUBLIC_URL ?? "http://localhost:3000";
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      try {
+        await send(res, await route(toRequest(req, origin)));
+      } catch (err) {
+        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+        res.end(String((err as Error)?.stack ?? err));
+      }
+    })();
+  });
+  server.keepAliveTimeout = 1_000;
+  const port = Number(process.env.PORT ?? "0");
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const address = server.address();
+  const actual = typeof address === "object" && address ? address.port : port;
+  process.stdout.write(`listening ${actual}\n`);
+
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    void closeDb().finally(() => process.exit(0));
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((err) => {
+  process.stderr.write(`bridge-server failed to start: ${String((err as Error)?.stack ?? err)}\n`);
+  process.exit(1);
+});
