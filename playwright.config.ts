@@ -22,6 +22,8 @@ const serverEnv: Record<string, string> = {
   NEXTAUTH_SECRET: "e2e-nextauth-secret-not-for-production-0123456789",
   NEXTAUTH_URL: BASE_URL,
   CAPSTAN_PUBLIC_URL: BASE_URL,
+  // The products e2e freezes a git repository it builds on local disk.
+  SOURCE_ALLOW_LOCAL: "1",
 };
 if (process.env.E2E_DATABASE_URL) {
   serverEnv.DATABASE_URL = process.env.E2E_DATABASE_URL;

@@ -10,9 +10,7 @@ import { expect, test, type Page } from "@playwright/test";
  * the rejection explained in words.
  *
  * The frozen-repository flow needs a local git repository, which the server
- * only accepts with SOURCE_ALLOW_LOCAL=1. Playwright hands its environment to
- * the web server, so `SOURCE_ALLOW_LOCAL=1 npx playwright test` runs it too;
- * otherwise it is skipped (integration tests cover it).
+ * only accepts with SOURCE_ALLOW_LOCAL=1 (playwright.config.ts sets it).
  */
 const ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
 const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -108,7 +106,6 @@ function makeRepository(dir: string) {
 }
 
 test.describe("with local sources", () => {
-  test.skip(process.env.SOURCE_ALLOW_LOCAL !== "1", "needs SOURCE_ALLOW_LOCAL=1 for the server");
   let repoDir = "";
   test.beforeAll(() => {
     repoDir = mkdtempSync(path.join(os.tmpdir(), "capstan-e2e-repo-"));
