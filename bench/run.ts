@@ -183,6 +183,8 @@ mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
 writeFileSync(path.join(import.meta.dirname, "results", "latest.json"), JSON.stringify(results, null, 2) + "\n");
 console.log("wrote bench/results/latest.json");
 
+// Let the last responses and off-path writes finish before closing the database.
+await new Promise((r) => setTimeout(r, 500));
 const { flushRecords } = await import("../src/server/bridge/record");
 await flushRecords();
 server.close();

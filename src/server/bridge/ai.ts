@@ -62,6 +62,21 @@ export async function planAiCall(workspaceId: string, entry: TCapabilityEntry, b
   };
 }
 
+/**
+ * Unsealed provider keys, cached 5 s per process: a revoked credential revokes
+ * its bindings (checked live above), so the cache only stretches an expiry by
+ * at most 5 s.
+ */
+const SECRET_TTL_MS = 5_000;
+const secrets = new Map<string, { value: string; until: number }>();
+async function cachedSecret(credentialId: string): Promise<string> {
+  const hit = secrets.get(credentialId);
+  if (hit && hit.until > Date.now()) return hit.value;
+  const value = await readCredentialSecret(credentialId);
+  secrets.set(credentialId, { value, until: Date.now() + SECRET_TTL_MS });
+  return value;
+}
+
 export async function runAi(
   plan: TAiPlan,
   audits: Array<{ action: TAuditAction; details: Record<string, unknown> }>,
@@ -74,7 +89,7 @@ export async function runAi(
   for (let i = 0; i < candidates.length; i++) {
     const b = candidates[i]!;
     try {
-      const apiKey = await readCredentialSecret(b.credentialId);
+      const apiKey = await cachedSecret(b.credentialId);
       const r = await openAiGenerate({
         baseUrl: b.baseUrl, apiKey, model: b.model, modelKind: plan.modelKind, input: plan.input,
         maxTokens: plan.reserveTokens, timeoutMs: AI_TIMEOUT_MS,

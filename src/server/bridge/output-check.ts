@@ -1,5 +1,6 @@
 import { db } from "@/server/platform/db/client";
 import { unseal } from "@/server/platform/crypto";
+import { currentVersion } from "@/server/platform/change-signals";
 
 /**
  * output_blocked: an output that contains a secret stored in the workspace
@@ -7,15 +8,20 @@ import { unseal } from "@/server/platform/crypto";
  * substrings of the serialised output; secrets shorter than 8 characters are
  * ignored to avoid blocking on trivial matches. Unsealed secrets are cached
  * in-process per workspace, keyed by the set of the workspace's live
- * credential ids (one indexed query per call): a credential stored a moment
- * ago, by any process, is checked from the very next call. Secrets never
- * change in place (a credential is only created or revoked), so the id set
- * identifies the secrets.
+ * credential ids. The id set is re-read at most once a second (the hot path
+ * stays free of it), and at once after a credential change in this process
+ * (change signal `credentials:<ws>`), so a secret stored by another process
+ * is checked within a second. Secrets never change in place (a credential is
+ * only created or revoked), so the id set identifies the secrets.
  */
 const MAX_CACHED_WORKSPACES = 10_000;
-const cache = new Map<string, { ids: string; secrets: string[] }>();
+const RECHECK_MS = 1_000;
+const cache = new Map<string, { ids: string; secrets: string[]; checkedAt: number; version: number }>();
 
 async function workspaceSecrets(workspaceId: string): Promise<string[]> {
+  const version = currentVersion(`credentials:${workspaceId}`);
+  const fresh = cache.get(workspaceId);
+  if (fresh && fresh.version === version && Date.now() - fresh.checkedAt < RECHECK_MS) return fresh.secrets;
   const live = await db().credential.findMany({
     where: { workspaceId, revokedAt: null },
     select: { id: true },
@@ -23,7 +29,10 @@ async function workspaceSecrets(workspaceId: string): Promise<string[]> {
   });
   const ids = live.map((r) => r.id).join(",");
   const hit = cache.get(workspaceId);
-  if (hit && hit.ids === ids) return hit.secrets;
+  if (hit && hit.ids === ids) {
+    cache.set(workspaceId, { ...hit, checkedAt: Date.now(), version });
+    return hit.secrets;
+  }
   const rows = await db().credential.findMany({
     where: { id: { in: live.map((r) => r.id) } },
     omit: { secretSealed: false },
@@ -38,7 +47,7 @@ async function workspaceSecrets(workspaceId: string): Promise<string[]> {
     }
   }
   if (cache.size >= MAX_CACHED_WORKSPACES) cache.clear();
-  cache.set(workspaceId, { ids, secrets });
+  cache.set(workspaceId, { ids, secrets, checkedAt: Date.now(), version });
   return secrets;
 }
 

@@ -5,6 +5,8 @@ import type { TUsageCategory } from "@/server/domain/usage/usage.contract";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
+import { env } from "@/server/platform/env";
+import { logger } from "@/server/platform/logger";
 import type { TAuditAction } from "@/server/platform/audit";
 import { activeContract, workspacePlan } from "./context";
 import type { TResultReason, TUsage } from "./bridge.contract";
@@ -117,7 +119,16 @@ export async function invoke(
     const audit = DENIAL_AUDIT[err.reason];
     if (audit) audits.push({ action: audit, details: { capability: call.capability, action: call.action, reason: err.reason, detail: err.message } });
   } finally {
-    if (reservation) await settleReservation(reservation.id, outcomeUnits());
+    if (reservation) {
+      // Settling late can only under-use a budget (the reservation already holds
+      // at least the actual units), so in batched mode it leaves the response path.
+      const settle = settleReservation(reservation.id, outcomeUnits());
+      if (env().CAPSTAN_BRIDGE_RECORDS === "batched") {
+        settle.catch((err) => logger.error("bridge.settle_failed", { reservation_id: reservation!.id, error: String(err) }));
+      } else {
+        await settle;
+      }
+    }
   }
 
   function outcomeUnits(): number {

@@ -2,6 +2,7 @@ import type { Credential, Prisma } from "@/generated/prisma/client";
 import { CAPABILITY_RULES } from "@/server/domain/source/contract-rules";
 import { writeAudit } from "@/server/platform/audit";
 import { currentKekId, seal, unseal } from "@/server/platform/crypto";
+import { bumpVersion } from "@/server/platform/change-signals";
 import { db } from "@/server/platform/db/client";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId, PLATFORM_WORKSPACE_ID } from "@/server/platform/ids";
@@ -53,7 +54,7 @@ export async function createCredential(caller: TCaller, workspaceId: string, inp
   }
   const id = newId("cred");
   const ownerKind = ownerKindOf(workspaceId);
-  return db().$transaction(async (tx) => {
+  const created = await db().$transaction(async (tx) => {
     const row = await tx.credential.create({
       data: {
         id, workspaceId, ownerKind, provider: input.provider, capability: input.capability,
@@ -75,6 +76,9 @@ export async function createCredential(caller: TCaller, workspaceId: string, inp
     });
     return toCredential(row);
   });
+  // The Bridge's output check caches the workspace's secrets: let it see this one at once.
+  bumpVersion(`credentials:${workspaceId}`);
+  return created;
 }
 
 async function findOwned(workspaceId: string, id: string) {
