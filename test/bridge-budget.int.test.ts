@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import pg from "pg";
+import { startServer, stopServer, type TServer } from "./support/spawn-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budgetId } from "@/server/domain/usage/budget.service";
 import { reserveBudget, settleReservation, sweepExpiredReservations } from "@/server/domain/usage/reservations.service";
@@ -132,58 +131,13 @@ describe("ai_tokens budget under 200 simultaneous calls", () => {
 });
 
 describe.skipIf(testDbMode() !== "postgres")("ai_tokens budget across two server processes on one database", () => {
-  const ROOT = path.resolve(__dirname, "..");
-  const SERVER = path.join(ROOT, "test", "support", "bridge-server.ts");
-  type TServer = { child: ChildProcess; port: number; output: string[] };
   const servers: TServer[] = [];
-
-  function startServer(): Promise<TServer> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", SERVER], {
-        cwd: ROOT,
-        // A small pool per process: the contention under test is on the budget row, not on connections
-        // (and the PostgreSQL server's connection slots are shared with every other test file running).
-        env: { ...process.env, PORT: "0", CAPSTAN_WORKERS: "0", LOG_LEVEL: "warn", DATABASE_POOL_SIZE: "5" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const server: TServer = { child, port: 0, output: [] };
-      servers.push(server);
-      const timer = setTimeout(() => reject(new Error(`bridge-server did not start in time:\n${server.output.join("")}`)), 90_000);
-      let buffer = "";
-      child.stdout!.on("data", (chunk: Buffer) => {
-        const text = chunk.toString();
-        server.output.push(text);
-        buffer += text;
-        const m = /^listening (\d+)$/m.exec(buffer);
-        if (m && !server.port) {
-          server.port = Number(m[1]);
-          clearTimeout(timer);
-          resolve(server);
-        }
-      });
-      child.stderr!.on("data", (chunk: Buffer) => server.output.push(chunk.toString()));
-      child.on("exit", (code, signal) => {
-        if (!server.port) {
-          clearTimeout(timer);
-          reject(new Error(`bridge-server exited (${code ?? signal}) before listening:\n${server.output.join("")}`));
-        }
-      });
-    });
-  }
-
-  async function stopServer(s: TServer): Promise<void> {
-    if (s.child.exitCode !== null || s.child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => s.child.once("exit", () => resolve()));
-    s.child.kill("SIGTERM");
-    const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000));
-    if ((await Promise.race([exited, timeout])) === "timeout") {
-      s.child.kill("SIGKILL");
-      await exited;
-    }
-  }
+  // A small pool per process: the contention under test is on the budget row, not on connections
+  // (and the PostgreSQL server's connection slots are shared with every other test file running).
+  const start = async () => servers.push(await startServer({ DATABASE_POOL_SIZE: "5" }));
 
   beforeAll(async () => {
-    await Promise.all([startServer(), startServer()]);
+    await Promise.all([start(), start()]);
   }, 180_000);
 
   afterAll(async () => {

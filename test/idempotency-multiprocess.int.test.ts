@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/platform/db/client";
 import { bootApp, makeUser, type TTestUser } from "./support/api";
 import { expectShape, idRegex, Problem } from "./support/spec-schemas";
+import { startServer, stopServer, type TServer } from "./support/spawn-server";
 
 /**
  * Idempotency-Key across server processes (design: "the claim is a database
@@ -14,56 +13,8 @@ import { expectShape, idRegex, Problem } from "./support/spec-schemas";
  * fired at both at once.
  */
 
-const ROOT = path.resolve(__dirname, "..");
-const SERVER = path.join(ROOT, "test", "support", "rest-server.ts");
-const START_TIMEOUT_MS = 90_000;
-
-type TServer = { child: ChildProcess; port: number; output: string[] };
 const servers: TServer[] = [];
 let user: TTestUser;
-
-function startServer(): Promise<TServer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", SERVER], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: "0", CAPSTAN_WORKERS: "0", LOG_LEVEL: "warn" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const server: TServer = { child, port: 0, output: [] };
-    servers.push(server);
-    const timer = setTimeout(() => reject(new Error(`rest-server did not start in time:\n${server.output.join("")}`)), START_TIMEOUT_MS);
-    let buffer = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      const text = chunk.toString();
-      server.output.push(text);
-      buffer += text;
-      const m = /^listening (\d+)$/m.exec(buffer);
-      if (m && !server.port) {
-        server.port = Number(m[1]);
-        clearTimeout(timer);
-        resolve(server);
-      }
-    });
-    child.stderr!.on("data", (chunk: Buffer) => server.output.push(chunk.toString()));
-    child.on("exit", (code, signal) => {
-      if (!server.port) {
-        clearTimeout(timer);
-        reject(new Error(`rest-server exited (${code ?? signal}) before listening:\n${server.output.join("")}`));
-      }
-    });
-  });
-}
-
-async function stopServer(s: TServer): Promise<void> {
-  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => s.child.once("exit", () => resolve()));
-  s.child.kill("SIGTERM");
-  const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000));
-  if ((await Promise.race([exited, timeout])) === "timeout") {
-    s.child.kill("SIGKILL");
-    await exited;
-  }
-}
 
 type THttp = { status: number; headers: Headers; json: any; text: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -87,7 +38,7 @@ beforeAll(async () => {
   // In-process boot first: the signing key and ws_platform exist before the servers start.
   await bootApp();
   user = await makeUser();
-  await Promise.all([startServer(), startServer()]);
+  servers.push(...(await Promise.all([startServer(), startServer()])));
 }, 180_000);
 
 afterAll(async () => {

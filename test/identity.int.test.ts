@@ -51,7 +51,7 @@ function expectProblem(r: TApiResult, status: number, extra: { code?: string; re
 function expect401(r: TApiResult, check?: RegExp): string {
   const p = expectProblem(r, 401, { code: "unauthenticated" });
   const challenge = r.headers.get("www-authenticate");
-  expect(challenge, "401 must carry WWW-Authenticate").toBeTruthy();
+  expect(challenge, "401 must carry WWW-Authenticate").toMatch(/^Bearer realm="capstan"/);
   const m = WWW_AUTH_RE.exec(challenge!);
   expect(m, `unexpected challenge: ${challenge}`).not.toBeNull();
   const description = m![1]!;

@@ -1,17 +1,25 @@
 /**
- * A tiny HTTP server around the real `/v1` REST boundary, for tests that need
- * several server processes on one database (e.g. idempotency across
- * processes). Run with `node --import tsx test/support/rest-server.ts`
- * (tsx honours the tsconfig `@/` paths). Configuration comes from the
- * environment exactly as for the app (DATABASE_URL, CAPSTAN_MASTER_KEY,
- * CAPSTAN_DATA_DIR, CAPSTAN_PUBLIC_URL, ...); PORT picks the port (0 = any
- * free port). Prints "listening <port>" on stdout once it accepts requests.
+ * A tiny HTTP server around the app's framework-free handlers, for tests that
+ * need several server processes on one database (idempotency, budget
+ * reservations across processes).
+ * Routes as the Next.js app does: POST /v1/capabilities/{capability}/{action}
+ * to handleBridge, POST /v1/oauth/token to handleOAuthToken, everything else
+ * under /v1 to the REST boundary. Run with
+ * `node --import tsx test/support/app-server.ts`; configuration comes
+ * from the environment exactly as for the app (DATABASE_URL,
+ * CAPSTAN_MASTER_KEY, CAPSTAN_DATA_DIR, CAPSTAN_PUBLIC_URL, ...); PORT picks
+ * the port (0 = any free port). Prints "listening <port>" on stdout once it
+ * accepts requests.
  */
 import http from "node:http";
 import { Readable } from "node:stream";
+import { handleBridge } from "@/server/bridge/handler";
+import { handleOAuthToken } from "@/server/http/oauth-token-handler";
 import { handleRest } from "@/server/http/rest-handler";
 import { closeDb } from "@/server/platform/db/client";
 import { bootApp } from "./api";
+
+const BRIDGE_PATH = /^\/v1\/capabilities\/([^/?#]+)\/([^/?#]+)$/;
 
 function toRequest(req: http.IncomingMessage, origin: string): Request {
   const headers = new Headers();
@@ -43,13 +51,23 @@ async function send(res: http.ServerResponse, response: Response): Promise<void>
   res.end(body);
 }
 
+function route(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const bridge = BRIDGE_PATH.exec(pathname);
+  if (bridge && request.method === "POST") {
+    return handleBridge(request, decodeURIComponent(bridge[1]!), decodeURIComponent(bridge[2]!));
+  }
+  if (pathname === "/v1/oauth/token" && request.method === "POST") return handleOAuthToken(request);
+  return handleRest(request);
+}
+
 async function main(): Promise<void> {
   await bootApp();
   const origin = process.env.CAPSTAN_PUBLIC_URL ?? "http://localhost:3000";
   const server = http.createServer((req, res) => {
     void (async () => {
       try {
-        await send(res, await handleRest(toRequest(req, origin)));
+        await send(res, await route(toRequest(req, origin)));
       } catch (err) {
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
         res.end(String((err as Error)?.stack ?? err));
@@ -73,6 +91,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`rest-server failed to start: ${String((err as Error)?.stack ?? err)}\n`);
+  process.stderr.write(`app-server failed to start: ${String((err as Error)?.stack ?? err)}\n`);
   process.exit(1);
 });
