@@ -9,7 +9,7 @@ import { ensureSigningKey } from "@/server/platform/jwt";
 /**
  * Black-box helpers for integration tests: every call goes through the real
  * `/v1` REST boundary (`handleRest`) in-process, exactly as the Next.js route
- * hands it a Request. No vitest imports here: test/support/rest-server.ts
+ * hands it a Request. No vitest imports here: test/support/app-server.ts
  * reuses bootApp() in a plain node process.
  */
 
