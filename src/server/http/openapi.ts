@@ -70,7 +70,21 @@ export function buildOpenApiDocument(baseUrl: string): TJson {
   }) as TJson;
   const metas = metaByOperation();
   doc.components ??= {};
-  doc.components.schemas = { ...doc.components.schemas, Problem: PROBLEM_SCHEMA };
+  doc.components.schemas = {
+    ...doc.components.schemas,
+    Problem: PROBLEM_SCHEMA,
+    RunnerCapabilityResult: {
+      type: "object",
+      required: ["capability_invocation_id", "workspace_id", "product_id", "outcome", "reason", "output", "provider", "fallback_used", "usage", "finished_at"],
+      properties: {
+        capability_invocation_id: { type: "string" }, workspace_id: { type: "string" }, product_id: { type: "string" },
+        outcome: { enum: ["completed", "denied", "failed"] }, reason: { type: ["string", "null"] }, output: {},
+        provider: { type: ["string", "null"] }, fallback_used: { type: "boolean" },
+        usage: { type: "object", required: ["units", "unit"], properties: { units: { type: "number" }, unit: { type: "string" } } },
+        finished_at: { type: "string", format: "date-time" }, binding_id: { type: ["string", "null"] },
+      },
+    },
+  };
 
   for (const [path, item] of Object.entries<TJson>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries<TJson>(item)) {
@@ -127,4 +141,6 @@ export function openApiJson(): string {
 
 // Routes outside tRPC document themselves here.
 import { oauthTokenOpenApiPaths } from "./oauth-token-handler";
+import { bridgeOpenApiPaths } from "@/server/bridge/openapi";
 registerOpenApiPaths(oauthTokenOpenApiPaths);
+registerOpenApiPaths(bridgeOpenApiPaths);
