@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // pg and Prisma are external by default under Turbopack; these two are not.
-  serverExternalPackages: ["trpc-to-openapi", "@electric-sql/pglite", "pglite-prisma-adapter", "@node-rs/argon2"],
+  serverExternalPackages: ["trpc-to-openapi", "@electric-sql/pglite", "pglite-prisma-adapter", "@node-rs/argon2", "nodemailer"],
   poweredByHeader: false,
   async rewrites() {
     return [

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isValidAddress } from "@/server/domain/source/contract-rules";
 
 /**
  * BridgeRequest / BridgeOutput per capability and action (spec 4.3: "not
@@ -28,11 +29,22 @@ export const ZAiGenerate = z.strictObject({
   max_tokens: z.number().int().positive().max(2 ** 53 - 1).optional(),
 });
 
+const zAddress = z.string().max(254).refine((v) => isValidAddress(v), "must be a lower-case email address (spec 2.7 address rule)");
+export const ZEmailSend = z
+  .strictObject({
+    from: zAddress,
+    recipients: z.array(zAddress).min(1).max(50),
+    subject: z.string().min(1).max(998),
+    text: z.string().max(1_048_576).optional(),
+    html: z.string().max(1_048_576).optional(),
+  })
+  .refine((b) => b.text !== undefined || b.html !== undefined, { message: "text or html is required", path: ["text"] });
+
 export const BRIDGE_ACTIONS = {
   "data.kv": { get: ZKvGet, set: ZKvSet, delete: ZKvDelete, list: ZKvList, increment: ZKvIncrement },
   "ai.generate": { generate: ZAiGenerate },
   "storage.object": { read: null, write: null, delete: null, list: null },
-  "email.send": { send: null },
+  "email.send": { send: ZEmailSend },
 } as const;
 export type TBridgeCapability = keyof typeof BRIDGE_ACTIONS;
 export const BRIDGE_CAPABILITIES = Object.keys(BRIDGE_ACTIONS) as TBridgeCapability[];

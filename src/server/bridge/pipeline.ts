@@ -11,6 +11,7 @@ import type { TAuditAction } from "@/server/platform/audit";
 import { activeContract, workspacePlan } from "./context";
 import type { TResultReason, TUsage } from "./bridge.contract";
 import { runAi, type TAiPlan } from "./ai";
+import { messageBytes, planEmailCall, runEmail } from "./email";
 import { checkKvScope, runKv } from "./kv";
 import { blocksOutput } from "./output-check";
 import { recordInvocation } from "./record";
@@ -92,7 +93,8 @@ export async function invoke(
 
     if (call.capability === "data.kv") checkKvScope(entry, call.action, call.body);
     const plan = call.capability === "ai.generate" ? await planAi(caller.workspaceId, entry, call.body) : null;
-    const reserveUnits = plan ? plan.reserveTokens : kvReserveBytes(call.action, call.body);
+    const emailPlan = call.capability === "email.send" ? await planEmailCall(caller.workspaceId, entry, call.body) : null;
+    const reserveUnits = plan ? plan.reserveTokens : emailPlan ? 1 : kvReserveBytes(call.action, call.body);
 
     const entitled = PLAN_ENTITLEMENTS[await workspacePlan(caller.workspaceId)][category];
     if (!entitled) throw new Deny("usage_denied", `the workspace plan does not include ${category}`);
@@ -104,6 +106,7 @@ export async function invoke(
     const providerStart = performance.now();
     try {
       if (plan) Object.assign(result, await runAi(plan, audits));
+      else if (emailPlan) Object.assign(result, await runEmail(emailPlan, audits));
       else Object.assign(result, await runKv({ workspaceId: caller.workspaceId, productId: caller.productId }, entry, call.action, call.body));
     } finally {
       providerMs = performance.now() - providerStart;
@@ -169,6 +172,9 @@ function describeRequest(capability: string, action: string, body: Record<string
   if (capability === "ai.generate") {
     const maxTokens = (body.max_tokens as number | undefined) ?? (entry?.scope as { max_tokens_per_call?: number } | undefined)?.max_tokens_per_call;
     return maxTokens ? { id: "ai.generate", action: "generate", model_kind: body.model_kind, max_tokens: maxTokens } : null;
+  }
+  if (capability === "email.send") {
+    return { id: "email.send", action, from: body.from, recipients: body.recipients, bytes: messageBytes(body) };
   }
   return null;
 }
