@@ -29,6 +29,16 @@ export const ZAiGenerate = z.strictObject({
   max_tokens: z.number().int().positive().max(2 ** 53 - 1).optional(),
 });
 
+const zBase64 = z.string().max(1_400_000).regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64");
+export const ZStorageRead = z.strictObject({ key: zKey });
+export const ZStorageWrite = z.strictObject({ key: zKey, content_base64: zBase64, content_type: z.string().min(1).max(255).optional() });
+export const ZStorageDelete = z.strictObject({ key: zKey });
+export const ZStorageList = z.strictObject({
+  prefix: zKey,
+  limit: z.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(1400).optional(),
+});
+
 const zAddress = z.string().max(254).refine((v) => isValidAddress(v), "must be a lower-case email address (spec 2.7 address rule)");
 export const ZEmailSend = z
   .strictObject({
@@ -43,7 +53,7 @@ export const ZEmailSend = z
 export const BRIDGE_ACTIONS = {
   "data.kv": { get: ZKvGet, set: ZKvSet, delete: ZKvDelete, list: ZKvList, increment: ZKvIncrement },
   "ai.generate": { generate: ZAiGenerate },
-  "storage.object": { read: null, write: null, delete: null, list: null },
+  "storage.object": { read: ZStorageRead, write: ZStorageWrite, delete: ZStorageDelete, list: ZStorageList },
   "email.send": { send: ZEmailSend },
 } as const;
 export type TBridgeCapability = keyof typeof BRIDGE_ACTIONS;

@@ -13,6 +13,7 @@ import type { TResultReason, TUsage } from "./bridge.contract";
 import { runAi, type TAiPlan } from "./ai";
 import { messageBytes, planEmailCall, runEmail } from "./email";
 import { checkKvScope, runKv } from "./kv";
+import { checkStorageScope, objectBytes, runStorage } from "./storage";
 import { blocksOutput } from "./output-check";
 import { recordInvocation } from "./record";
 
@@ -92,9 +93,16 @@ export async function invoke(
     if (!entry.actions.includes(call.action)) throw new Deny("outside_contract", `${call.capability} ${call.action} is not in the contract`);
 
     if (call.capability === "data.kv") checkKvScope(entry, call.action, call.body);
+    if (call.capability === "storage.object") checkStorageScope(entry, call.action, call.body);
     const plan = call.capability === "ai.generate" ? await planAi(caller.workspaceId, entry, call.body) : null;
     const emailPlan = call.capability === "email.send" ? await planEmailCall(caller.workspaceId, entry, call.body) : null;
-    const reserveUnits = plan ? plan.reserveTokens : emailPlan ? 1 : kvReserveBytes(call.action, call.body);
+    const reserveUnits = plan
+      ? plan.reserveTokens
+      : emailPlan
+        ? 1
+        : call.capability === "storage.object"
+          ? objectBytes(call.action, call.body)
+          : kvReserveBytes(call.action, call.body);
 
     const entitled = PLAN_ENTITLEMENTS[await workspacePlan(caller.workspaceId)][category];
     if (!entitled) throw new Deny("usage_denied", `the workspace plan does not include ${category}`);
@@ -107,6 +115,9 @@ export async function invoke(
     try {
       if (plan) Object.assign(result, await runAi(plan, audits));
       else if (emailPlan) Object.assign(result, await runEmail(emailPlan, audits));
+      else if (call.capability === "storage.object") {
+        Object.assign(result, await runStorage({ workspaceId: caller.workspaceId, productId: caller.productId }, call.action, call.body));
+      }
       else Object.assign(result, await runKv({ workspaceId: caller.workspaceId, productId: caller.productId }, entry, call.action, call.body));
     } finally {
       providerMs = performance.now() - providerStart;
@@ -172,6 +183,11 @@ function describeRequest(capability: string, action: string, body: Record<string
   if (capability === "ai.generate") {
     const maxTokens = (body.max_tokens as number | undefined) ?? (entry?.scope as { max_tokens_per_call?: number } | undefined)?.max_tokens_per_call;
     return maxTokens ? { id: "ai.generate", action: "generate", model_kind: body.model_kind, max_tokens: maxTokens } : null;
+  }
+  if (capability === "storage.object") {
+    const req: Record<string, unknown> = { id: "storage.object", action, key: body.key ?? body.prefix };
+    if (action === "write") req.bytes = objectBytes(action, body);
+    return req;
   }
   if (capability === "email.send") {
     return { id: "email.send", action, from: body.from, recipients: body.recipients, bytes: messageBytes(body) };
