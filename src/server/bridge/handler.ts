@@ -12,6 +12,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, val
 import { invalidToken } from "@/server/platform/jwt";
 import { ALL_ACTIONS, BRIDGE_ACTIONS, REASON_STATUS, type TBridgeCapability, type TBridgeOutput } from "./bridge.contract";
 import { invoke, type TOutcome } from "./pipeline";
+import { takeToken } from "./rate-limit";
 
 /**
  * POST /v1/capabilities/{capability}/{action}: framework-free (Request ->
@@ -42,6 +43,12 @@ export async function handleBridge(req: Request, capability: string, action: str
     const m = auth ? /^Bearer ([^\s]+)$/i.exec(auth.trim()) : null;
     if (!m) throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
     const caller = await authenticateBridgeToken(m[1]!);
+    const wait = takeToken(caller.serviceIdentityId);
+    if (wait > 0) {
+      throw new AppError("rate_limited", `Too many calls for this service identity; retry in ${wait} s`, {
+        reason: "rate_limited", headers: { "retry-after": String(wait) },
+      });
+    }
     // After authentication: an unauthenticated caller gets 401 (spec 5.2) whatever the capability.
     if (!schema) {
       throw new AppError("unavailable", `${capability} has no provider on this deployment yet`, { reason: "provider_unavailable" });

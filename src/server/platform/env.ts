@@ -47,6 +47,9 @@ const ZEnv = z.object({
   SOURCE_MAX_PATH_LENGTH: z.coerce.number().int().min(1).default(512),
   CAPSTAN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
   /** `batched` (default): Bridge records are written every 10 ms off the response path; `sync`: before responding. */
+  /** Bridge rate limit per service identity and process (token bucket). */
+  CAPSTAN_BRIDGE_RATE_PER_SEC: z.coerce.number().positive().default(200),
+  CAPSTAN_BRIDGE_BURST: z.coerce.number().int().min(1).default(400),
   CAPSTAN_BRIDGE_RECORDS: z.enum(["batched", "sync"]).default("batched"),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional(),
