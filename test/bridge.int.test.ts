@@ -455,11 +455,12 @@ describe("authentication and request validation", () => {
     }
     const basic = await bridge(null, "data.kv", "get", { key: "/app/x" }, { authorization: "Basic YTpi" });
     expect(basic.status).toBe(401);
-    // Capabilities without a provider on this deployment still authenticate first.
+    // Another capability authenticates first too; authenticated, it is outside this kv-only contract.
     const storage = await call({ token: null }, "storage.object", "read", { key: "/x" });
     expect(storage.status).toBe(401);
     const storageAuthed = await call(kv, "storage.object", "read", { key: "/x" });
-    expect(storageAuthed.status).toBe(503);
+    expect(storageAuthed.status).toBe(403);
+    expect(storageAuthed.json.reason).toBe("outside_contract");
   });
 
   it("an identity bound to no product is refused (403 outside_contract) and nothing is recorded", async () => {

@@ -108,7 +108,9 @@ export async function invoke(
     if (!entitled) throw new Deny("usage_denied", `the workspace plan does not include ${category}`);
     if (reserveUnits > 0) {
       reservation = await reserveBudget(caller.workspaceId, category, reserveUnits, { bindingId: plan?.bindings[0]?.id });
-      if (!reservation) throw new Deny("usage_denied", `the monthly ${category} budget is exhausted`, String(secondsToNextMonth()));
+      if (!reservation) {
+        throw new Deny("usage_denied", `the monthly ${category} budget or the binding's token budget is exhausted`, String(secondsToNextMonth()));
+      }
     }
 
     const providerStart = performance.now();
@@ -136,7 +138,7 @@ export async function invoke(
     if (reservation) {
       // Settling late can only under-use a budget (the reservation already holds
       // at least the actual units), so in batched mode it leaves the response path.
-      const settle = settleReservation(reservation.id, outcomeUnits());
+      const settle = settleReservation(reservation.id, outcomeUnits(), result.bindingId);
       if (env().CAPSTAN_BRIDGE_RECORDS === "batched") {
         settle.catch((err) => logger.error("bridge.settle_failed", { reservation_id: reservation!.id, error: String(err) }));
       } else {
