@@ -38,7 +38,8 @@ beforeAll(async () => {
 function wsOperations(): TOp[] {
   const ops: TOp[] = [];
   for (const [template, item] of Object.entries<TJson>(doc.paths ?? {})) {
-    if (!template.includes("{ws}")) continue;
+    // The spec names the workspace parameter {workspace_id} on one path (capability-contract).
+    if (!template.includes("{ws}") && !template.includes("{workspace_id}")) continue;
     for (const [method, op] of Object.entries<TJson>(item)) {
       if (!["get", "put", "post", "patch", "delete"].includes(method)) continue;
       ops.push({ method: method.toUpperCase(), template, op });
@@ -119,7 +120,7 @@ const OVERRIDES: Record<string, () => unknown> = {
 
 function fillPath({ template, op }: TOp, ws: string): string {
   return template.replace(/\{(\w+)\}/g, (_all, name: string) => {
-    if (name === "ws") return ws;
+    if (name === "ws" || name === "workspace_id") return ws;
     const param = (op.parameters ?? []).find((p: TJson) => p.in === "path" && p.name === name);
     const schema = deref(param?.schema) ?? {};
     if (Array.isArray(schema.enum)) return encodeURIComponent(String(schema.enum[0]));
