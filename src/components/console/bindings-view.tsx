@@ -1,16 +1,15 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useState } from "react";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
+import { useTRPC } from "@/lib/trpc/client";
 import type { TBindingStatus } from "@/server/domain/credentials/bindings.contract";
 import type { TCapabilityId } from "@/server/domain/source/contract-rules";
 import type { AppRouter } from "@/server/trpc/root";
@@ -20,8 +19,8 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { CAPABILITY_IDS } from "./credentials-view";
 import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
-import { hasRole } from "./nav-config";
-import { Loading, PageHeader } from "./page-header";
+import { AdminOnly } from "./admin-only";
+import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
 
 type TBinding = inferRouterOutputs<AppRouter>["bindings"]["list"]["items"][number];
@@ -164,22 +163,16 @@ function BindingsTable({ ws }: { ws: string }) {
 
 /** Provider bindings: create from a credential, list with status and budget use, revoke. Owners and admins only. */
 export function BindingsView({ ws }: { ws: string }) {
-  const trpc = useTRPC();
-  const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
-  const canManage = hasRole(workspace.data?.role, "admin");
   return (
     <>
       <PageHeader title="Provider bindings" description="Which credential serves which capability of this workspace, within which limits and budget." />
       <div className="space-y-6">
-        {workspace.isPending ? <Loading what="workspace" /> : null}
-        {workspace.error ? <Alert problem={problemOf(workspace.error)} /> : null}
-        {workspace.data && !canManage ? <Alert>Only owners and admins can see and manage provider bindings. You are {workspace.data.role}.</Alert> : null}
-        {canManage ? (
+        <AdminOnly ws={ws} what="see and manage provider bindings">
           <>
             <CreateBindingForm ws={ws} />
             <BindingsTable ws={ws} />
           </>
-        ) : null}
+        </AdminOnly>
       </div>
     </>
   );

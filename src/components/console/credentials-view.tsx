@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { Lock } from "lucide-react";
 import { useState, type FormEvent } from "react";
@@ -13,14 +13,14 @@ import { Input, inputClass } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
+import { problemOf, useTRPC } from "@/lib/trpc/client";
 import { CAPABILITY_RULES, type TCapabilityId } from "@/server/domain/source/contract-rules";
 import type { AppRouter } from "@/server/trpc/root";
 import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
-import { hasRole } from "./nav-config";
-import { Loading, PageHeader } from "./page-header";
+import { AdminOnly } from "./admin-only";
+import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
 
 export type TCredentialRow = inferRouterOutputs<AppRouter>["credentials"]["list"]["items"][number];
@@ -278,9 +278,6 @@ function CredentialsTable({ ws }: { ws: string }) {
 
 /** Credentials of a workspace: add (secret write-only), list with expiry state, revoke. Owners and admins only. */
 export function CredentialsView({ ws }: { ws: string }) {
-  const trpc = useTRPC();
-  const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
-  const canManage = hasRole(workspace.data?.role, "admin");
   return (
     <>
       <PageHeader
@@ -292,15 +289,12 @@ export function CredentialsView({ ws }: { ws: string }) {
         }
       />
       <div className="space-y-6">
-        {workspace.isPending ? <Loading what="workspace" /> : null}
-        {workspace.error ? <Alert problem={problemOf(workspace.error)} /> : null}
-        {workspace.data && !canManage ? <Alert>Only owners and admins can see and manage credentials. You are {workspace.data.role}.</Alert> : null}
-        {canManage ? (
+        <AdminOnly ws={ws} what="see and manage credentials">
           <>
             <CreateCredentialForm ws={ws} />
             <CredentialsTable ws={ws} />
           </>
-        ) : null}
+        </AdminOnly>
       </div>
     </>
   );

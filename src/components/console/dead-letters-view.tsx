@@ -8,11 +8,12 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
+import { problemOf, useTRPC } from "@/lib/trpc/client";
 import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
-import { hasRole, workspaceHref } from "./nav-config";
-import { Loading, PageHeader } from "./page-header";
+import { workspaceHref } from "./nav-config";
+import { AdminOnly } from "./admin-only";
+import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
 
 function DeadLettersTable({ ws }: { ws: string }) {
@@ -137,20 +138,14 @@ function DeadLettersTable({ ws }: { ws: string }) {
 
 /** Webhook deliveries that failed on every retry, with Redeliver. Owners and admins only. */
 export function DeadLettersView({ ws }: { ws: string }) {
-  const trpc = useTRPC();
-  const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
-  const canManage = hasRole(workspace.data?.role, "admin");
 
   return (
     <>
       <PageHeader title="Dead letters" description="Webhook deliveries that still failed after the whole retry schedule." />
       <div className="space-y-6">
-        {workspace.isPending ? <Loading what="workspace" /> : null}
-        {workspace.error ? <Alert problem={problemOf(workspace.error)} /> : null}
-        {workspace.data && !canManage ? (
-          <Alert>Only owners and admins can see dead letters. You are {workspace.data.role}.</Alert>
-        ) : null}
-        {canManage ? <DeadLettersTable ws={ws} /> : null}
+        <AdminOnly ws={ws} what="see dead letters">
+          <DeadLettersTable ws={ws} />
+        </AdminOnly>
       </div>
     </>
   );

@@ -12,14 +12,14 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
+import { problemOf, useTRPC } from "@/lib/trpc/client";
 import type { AppRouter } from "@/server/trpc/root";
 import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
-import { hasRole } from "./nav-config";
 import { SecretField } from "./one-time-secret";
-import { Loading, PageHeader } from "./page-header";
+import { AdminOnly } from "./admin-only";
+import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
 
 type TIdentity = inferRouterOutputs<AppRouter>["serviceIdentities"]["list"]["items"][number];
@@ -297,10 +297,7 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
 
 /** Service identities of a workspace: create (secret shown once), rotate, revoke. Owners and admins only. */
 export function ServiceIdentitiesView({ ws }: { ws: string }) {
-  const trpc = useTRPC();
-  const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
   const [secret, setSecret] = useState<TSecret | null>(null);
-  const canManage = hasRole(workspace.data?.role, "admin");
   return (
     <>
       <PageHeader
@@ -308,18 +305,13 @@ export function ServiceIdentitiesView({ ws }: { ws: string }) {
         description="Machine credentials for calling the Bridge: OAuth client credentials or OIDC token exchange (POST /v1/oauth/token)."
       />
       <div className="space-y-6">
-        {workspace.isPending ? <Loading what="workspace" /> : null}
-        {workspace.error ? <Alert problem={problemOf(workspace.error)} /> : null}
-        {workspace.data && !canManage ? (
-          <Alert>Only owners and admins can see and manage service identities. You are {workspace.data.role}.</Alert>
-        ) : null}
-        {canManage ? (
+        <AdminOnly ws={ws} what="see and manage service identities">
           <>
             {secret ? <SecretOnce shown={secret} onDone={() => setSecret(null)} /> : null}
             <CreateIdentityForm ws={ws} onSecret={setSecret} />
             <IdentitiesCard ws={ws} onSecret={setSecret} />
           </>
-        ) : null}
+        </AdminOnly>
       </div>
     </>
   );

@@ -11,15 +11,15 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
+import { problemOf, useTRPC } from "@/lib/trpc/client";
 import type { TEventType } from "@/server/platform/outbox";
 import type { AppRouter } from "@/server/trpc/root";
 import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
-import { hasRole } from "./nav-config";
 import { OneTimeSecret } from "./one-time-secret";
-import { Loading, PageHeader } from "./page-header";
+import { AdminOnly } from "./admin-only";
+import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
 
 type TOutputs = inferRouterOutputs<AppRouter>["webhooks"];
@@ -391,10 +391,7 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
 
 /** Webhook endpoints (event subscriptions): add, rotate, delete, and their recent deliveries. Owners and admins only. */
 export function WebhooksView({ ws }: { ws: string }) {
-  const trpc = useTRPC();
-  const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
   const [secret, setSecret] = useState<{ title: string; secret: string } | null>(null);
-  const canManage = hasRole(workspace.data?.role, "admin");
 
   return (
     <>
@@ -403,12 +400,7 @@ export function WebhooksView({ ws }: { ws: string }) {
         description="Send this workspace's events to your HTTPS endpoints. Each endpoint chooses the event types it receives."
       />
       <div className="space-y-6">
-        {workspace.isPending ? <Loading what="workspace" /> : null}
-        {workspace.error ? <Alert problem={problemOf(workspace.error)} /> : null}
-        {workspace.data && !canManage ? (
-          <Alert>Only owners and admins can see and manage webhooks. You are {workspace.data.role}.</Alert>
-        ) : null}
-        {canManage ? (
+        <AdminOnly ws={ws} what="see and manage webhooks">
           <>
             {secret ? (
               <OneTimeSecret
@@ -429,7 +421,7 @@ export function WebhooksView({ ws }: { ws: string }) {
             <CreateEndpointForm ws={ws} onSecret={(title, s) => setSecret({ title, secret: s })} />
             <EndpointsCard ws={ws} onSecret={(title, s) => setSecret({ title, secret: s })} />
           </>
-        ) : null}
+        </AdminOnly>
       </div>
     </>
   );
