@@ -160,13 +160,20 @@ async function scenario(name: string, urlPath: string, body: unknown) {
 
 if (process.env.BENCH_PROFILE) {
   // Sequential calls in-process: the per-call cost without queueing.
-  const t0 = performance.now();
   const n = Number(process.env.BENCH_PROFILE);
-  for (let i = 0; i < n; i++) {
-    const r = await handleBridge(new Request(`http://127.0.0.1/v1/capabilities/data.kv/get`, { method: "POST", headers, body: JSON.stringify({ key: "/bench/k" }) }), "data.kv", "get");
-    await r.text();
+  for (const [name, capability, action, body] of [
+    ["data.kv get", "data.kv", "get", { key: "/bench/k" }],
+    ["ai.generate", "ai.generate", "generate", { model_kind: "text", input: { text: "hi" }, max_tokens: 16 }],
+  ] as const) {
+    const overheads: number[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      const r = await handleBridge(new Request(`http://127.0.0.1/v1/capabilities/${capability}/${action}`, { method: "POST", headers, body: JSON.stringify(body) }), capability, action);
+      overheads.push(Number(r.headers.get("capstan-overhead-ms")));
+      await r.text();
+    }
+    console.log(`sequential ${name}: ${((performance.now() - t0) / n).toFixed(2)} ms/call, overhead p50 ${pct(overheads, 50)} ms`);
   }
-  console.log(`sequential data.kv get: ${((performance.now() - t0) / n).toFixed(2)} ms/call`);
 }
 
 const results = {

@@ -49,4 +49,41 @@ describe("binding token budget", () => {
     expect({ used: month.usedUnits, reserved: month.reservedUnits }).toEqual({ used: 21, reserved: 0 });
     expect(provider.calls.length).toBeGreaterThanOrEqual(3);
   });
+
+  it("with fallback listed a spent binding is skipped for the next allowed one; with none the call is denied", async () => {
+    const listed = await setupBridge({
+      owner,
+      capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 10 }, provider: { allow: ["first", "second"], prefer: "first", fallback: "listed" } })],
+      providers: [
+        { provider: "first", baseUrl: provider.baseUrl, apiKey: provider.apiKey },
+        { provider: "second", baseUrl: provider.baseUrl, apiKey: provider.apiKey },
+      ],
+    });
+    const first = listed.providers.first!.bindingId;
+    const second = listed.providers.second!.bindingId;
+    await db().providerBinding.update({ where: { id: first }, data: { budgetUnits: BigInt(5) } }); // cannot hold 10
+    const r = await bridge(listed.token, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json).toMatchObject({ provider: "second", fallback_used: true });
+    const [a, b] = await Promise.all([first, second].map((id) => db().providerBinding.findUniqueOrThrow({ where: { id } })));
+    expect({ used: a!.usedUnits, reserved: a!.reservedUnits }).toEqual({ used: 0, reserved: 0 });
+    expect({ used: b!.usedUnits, reserved: b!.reservedUnits }).toEqual({ used: 7, reserved: 0 });
+    const audit = await db().auditRecord.findFirstOrThrow({ where: { workspaceId: listed.ws, action: "capability.fallback" } });
+    expect(audit.details).toMatchObject({ from: "first", to: "second", reason: "binding_budget_exhausted" });
+
+    const none = await setupBridge({
+      owner,
+      capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 10 }, provider: { allow: ["first", "second"], prefer: "first", fallback: "none" } })],
+      providers: [
+        { provider: "first", baseUrl: provider.baseUrl, apiKey: provider.apiKey },
+        { provider: "second", baseUrl: provider.baseUrl, apiKey: provider.apiKey },
+      ],
+    });
+    await db().providerBinding.update({ where: { id: none.providers.first!.bindingId }, data: { budgetUnits: BigInt(5) } });
+    const denied = await bridge(none.token, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } });
+    expect(denied.status).toBe(429);
+    expect(denied.json.reason).toBe("usage_denied");
+    const month = await db().budget.findFirstOrThrow({ where: { workspaceId: none.ws, usageCategory: "ai_tokens" } });
+    expect(month.reservedUnits).toBe(0);
+  });
 });

@@ -63,11 +63,11 @@ describe("storage.object (platform blob store)", () => {
     expect((await bridge(s.token, "storage.object", "read", { key: "/files/../etc" })).status).toBe(422);
   });
 
-  it("answers provider_unavailable when the contract does not allow the platform store (no S3 provider yet)", async () => {
+  it("answers binding_missing when the contract does not allow the platform store and no S3 binding exists (see bridge-s3)", async () => {
     const other = await setupBridge({ capabilities: [storageCapability(["s3"])] });
     const r = await bridge(other.token, "storage.object", "read", { key: "/files/a" });
-    expect(r.status).toBe(503);
-    expect(r.json.reason).toBe("provider_unavailable");
+    expect(r.status).toBe(409);
+    expect(r.json.reason).toBe("binding_missing");
   });
 
   it("keeps products apart: another product's identity cannot read these objects", async () => {

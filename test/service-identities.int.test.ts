@@ -26,6 +26,7 @@ const Identity = z.strictObject({
   product_id: zSpecId("prod").nullable(),
   environment_type: z.enum(["preview", "staging", "production"]).nullable(),
   federation: z.strictObject({ issuer: z.string(), subject: z.string(), audience: z.string() }).nullable(),
+  permissions: z.array(z.string().regex(/^(ai\.generate|storage\.object|data\.kv|email\.send):[a-z*]+$/)).nullable(),
   client_id: zSpecId("svc"),
   status: z.enum(["active", "revoked"]),
   secret_rotated_at: zTimestamp.nullable(),

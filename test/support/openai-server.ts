@@ -12,20 +12,27 @@ import type { AddressInfo } from "node:net";
  *          total_tokens = `tokens`, or the request's max_tokens when tokens is
  *          "max_tokens" (the default: usage equal to the reservation).
  * - echo:  200 whose completion text is `text` (to test output_blocked).
- * - 500 / 400: that status with an OpenAI-style error body.
+ * - 500 / 400 / 529: that status with an OpenAI-style error body (529:
+ *          Anthropic's "overloaded").
  * - delayMs: wait that long before answering (any mode).
+ *
+ * Anthropic Messages too: POST {base}/messages with `x-api-key: <key>` (401
+ * otherwise) and an `anthropic-version` header (400 otherwise), Anthropic-
+ * style answers and errors (`{type: "error", error: {type, message}}`), the
+ * same modes, usage split into input_tokens + output_tokens summing to the
+ * tokens above. Calls land in the same `calls` list (with their headers).
  *
  * Down: close() stops listening (connection refused from then on), and
  * closedPortUrl() yields a base URL of a port nobody listens on.
  */
-export type TOpenAiMode = "ok" | "echo" | "500" | "400";
+export type TOpenAiMode = "ok" | "echo" | "500" | "400" | "529";
 export type TOpenAiBehaviour = {
   mode: TOpenAiMode;
   text?: string;
   tokens?: number | "max_tokens";
   delayMs?: number;
 };
-export type TOpenAiCall = { path: string; authorized: boolean; body: Record<string, unknown> };
+export type TOpenAiCall = { path: string; authorized: boolean; body: Record<string, unknown>; headers: http.IncomingHttpHeaders };
 
 export type TOpenAiServer = {
   /** e.g. http://127.0.0.1:43123/v1 */
@@ -55,6 +62,39 @@ function json(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+function totalTokens(b: TOpenAiBehaviour, body: Record<string, unknown>): number {
+  const maxTokens = typeof body.max_tokens === "number" ? body.max_tokens : 16;
+  return b.tokens === "max_tokens" || b.tokens === undefined ? maxTokens : b.tokens;
+}
+
+/** POST /v1/messages in Anthropic's format (https://docs.anthropic.com/en/api/messages). */
+function anthropicAnswer(
+  res: http.ServerResponse,
+  b: TOpenAiBehaviour,
+  body: Record<string, unknown>,
+  authorized: boolean,
+  headers: http.IncomingHttpHeaders,
+  n: number,
+): void {
+  const error = (status: number, type: string, message: string) => json(res, status, { type: "error", error: { type, message } });
+  if (!authorized) return error(401, "authentication_error", "invalid x-api-key");
+  if (!headers["anthropic-version"]) return error(400, "invalid_request_error", "anthropic-version: header is required");
+  if (b.mode === "500") return error(500, "api_error", "Internal server error");
+  if (b.mode === "529") return error(529, "overloaded_error", "Overloaded");
+  if (b.mode === "400") return error(400, "invalid_request_error", "bad request");
+  if (typeof body.model !== "string" || typeof body.max_tokens !== "number" || !Array.isArray(body.messages)) {
+    return error(400, "invalid_request_error", "model, max_tokens and messages are required");
+  }
+  const total = totalTokens(b, body);
+  const input = Math.floor(total / 2);
+  return json(res, 200, {
+    id: `msg_${n}`, type: "message", role: "assistant", model: body.model,
+    content: [{ type: "text", text: b.text ?? "ok" }],
+    stop_reason: "end_turn", stop_sequence: null,
+    usage: { input_tokens: input, output_tokens: total - input },
+  });
+}
+
 export async function startOpenAiServer(apiKey: string, initial: Partial<TOpenAiBehaviour> = {}): Promise<TOpenAiServer> {
   let behaviour: TOpenAiBehaviour = { ...DEFAULT, ...initial };
   const calls: TOpenAiCall[] = [];
@@ -68,18 +108,20 @@ export async function startOpenAiServer(apiKey: string, initial: Partial<TOpenAi
         return json(res, 400, { error: { message: "invalid JSON", type: "invalid_request_error" } });
       }
       const path = (req.url ?? "/").split("?")[0]!;
-      const authorized = req.headers.authorization === `Bearer ${apiKey}`;
-      calls.push({ path, authorized, body });
+      const anthropic = path === "/v1/messages";
+      const authorized = anthropic ? req.headers["x-api-key"] === apiKey : req.headers.authorization === `Bearer ${apiKey}`;
+      calls.push({ path, authorized, body, headers: req.headers });
       const b = behaviour;
       if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
+      if (anthropic && req.method === "POST") return anthropicAnswer(res, b, body, authorized, req.headers, calls.length);
       if (req.method !== "POST" || (path !== "/v1/chat/completions" && path !== "/v1/embeddings")) {
         return json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: "invalid_request_error" } });
       }
       if (!authorized) return json(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error" } });
       if (b.mode === "500") return json(res, 500, { error: { message: "internal error", type: "server_error" } });
       if (b.mode === "400") return json(res, 400, { error: { message: "bad request", type: "invalid_request_error" } });
-      const maxTokens = typeof body.max_tokens === "number" ? body.max_tokens : 16;
-      const total = b.tokens === "max_tokens" || b.tokens === undefined ? maxTokens : b.tokens;
+      if (b.mode === "529") return json(res, 529, { error: { message: "overloaded", type: "server_error" } });
+      const total = totalTokens(b, body);
       const usage = { prompt_tokens: Math.floor(total / 2), completion_tokens: total - Math.floor(total / 2), total_tokens: total };
       if (path === "/v1/embeddings") {
         return json(res, 200, { object: "list", model: body.model, data: [{ object: "embedding", index: 0, embedding: [0.1, 0.2, 0.3] }], usage });

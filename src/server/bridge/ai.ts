@@ -1,11 +1,10 @@
 import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
-import type { TAuditAction } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
-import { AppError } from "@/server/platform/errors";
 import type { TUsage } from "./bridge.contract";
-import { Deny } from "./pipeline";
-import { openAiGenerate, ProviderError } from "./providers/openai";
+import { candidateBindings, withFallback, type TAudits } from "./bindings";
+import { Deny } from "./errors";
+import { anthropicGenerate } from "./providers/anthropic";
+import { openAiGenerate, type TAiCall } from "./providers/openai";
 
 /**
  * ai.generate: contract scope checks, binding choice (prefer first, then the
@@ -15,12 +14,16 @@ import { openAiGenerate, ProviderError } from "./providers/openai";
 const AI_TIMEOUT_MS = 30_000;
 
 type TAiScope = { models: string[]; max_tokens_per_call: number };
-type TBindingChoice = { id: string; provider: string; credentialId: string; baseUrl: string; model: string };
+/** provider_config.api_style: the wire protocol of the binding's base_url. */
+type TApiStyle = "openai" | "anthropic";
+type TBindingChoice = { id: string; provider: string; credentialId: string; baseUrl: string; model: string; apiStyle: TApiStyle };
 
 export type TAiPlan = {
   bindings: TBindingChoice[];
   fallback: "none" | "listed";
   reserveTokens: number;
+  /** Index of the binding that holds the token reservation (the ones before it had no budget left). */
+  startAt?: number;
   modelKind: "text" | "embedding";
   input: { messages: Array<{ role: string; content: string }> } | { text: string };
 };
@@ -33,29 +36,37 @@ export async function planAiCall(workspaceId: string, entry: TCapabilityEntry, b
   if (asked !== undefined && asked > scope.max_tokens_per_call) {
     throw new Deny("outside_contract", `max_tokens ${asked} exceeds the contract's max_tokens_per_call ${scope.max_tokens_per_call}`);
   }
-  const reserveTokens = Math.min(scope.max_tokens_per_call, asked ?? scope.max_tokens_per_call);
 
-  const allow = entry.provider.allow;
-  const order = [...new Set([...(entry.provider.prefer && allow.includes(entry.provider.prefer) ? [entry.provider.prefer] : []), ...allow])];
-  const rows = await db().providerBinding.findMany({
-    where: { workspaceId, capability: "ai.generate", provider: { in: allow } },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  // The binding's own scope (set by the owner) limits the call further: its model kinds, and
+  // max_tokens when asked for explicitly. Without an explicit max_tokens the call gets the
+  // smallest cap of the candidates, so whichever binding serves it stays within its scope.
+  const ready = await candidateBindings(workspaceId, entry, "generate", (b) => {
+    const bs = (b.capabilityScope as { scope?: TAiScope } | null)?.scope;
+    if (!bs) return null;
+    if (!bs.models.includes(modelKind)) return `model kind ${modelKind} is not in its scope`;
+    if (asked !== undefined && asked > bs.max_tokens_per_call) return `max_tokens ${asked} exceeds its max_tokens_per_call ${bs.max_tokens_per_call}`;
+    return null;
   });
-  const ready = rows.filter((b) => b.status === "ready");
-  if (!ready.length) {
-    if (rows.length) throw new Deny("binding_revoked", "the workspace's ai.generate bindings for the allowed providers are revoked or expired");
-    throw new Deny("binding_missing", `no ai.generate binding for an allowed provider (${allow.join(", ")})`);
-  }
   const bindings: TBindingChoice[] = [];
-  for (const provider of order) {
-    for (const b of ready.filter((r) => r.provider === provider)) {
-      const cs = b.capabilityScope as { provider_models?: Record<string, string> } | null;
-      const model = cs?.provider_models?.[modelKind];
-      const baseUrl = (b.config as { base_url?: string }).base_url;
-      if (model && baseUrl) bindings.push({ id: b.id, provider: b.provider, credentialId: b.credentialId, baseUrl, model });
+  let noEmbeddings = 0; // anthropic-style bindings asked for an embedding: the Messages API has none
+  let reserveTokens = Math.min(scope.max_tokens_per_call, asked ?? scope.max_tokens_per_call);
+  for (const b of ready) {
+    const cs = b.capabilityScope as { provider_models?: Record<string, string>; scope?: TAiScope } | null;
+    const model = cs?.provider_models?.[modelKind];
+    const baseUrl = (b.config as { base_url?: string }).base_url;
+    const apiStyle = (b.config as { api_style?: TApiStyle }).api_style ?? "openai";
+    if (apiStyle === "anthropic" && modelKind === "embedding") {
+      noEmbeddings++;
+      continue;
     }
+    if (!model || !baseUrl) continue;
+    bindings.push({ id: b.id, provider: b.provider, credentialId: b.credentialId, baseUrl, model, apiStyle });
+    if (cs?.scope) reserveTokens = Math.min(reserveTokens, cs.scope.max_tokens_per_call);
   }
-  if (!bindings.length) throw new Deny("binding_missing", `no ready binding serves model kind ${modelKind}`);
+  if (!bindings.length) {
+    const why = noEmbeddings ? ` (skipped ${noEmbeddings} anthropic-style binding(s): the Anthropic Messages API has no embeddings)` : "";
+    throw new Deny("binding_missing", `no ready binding serves model kind ${modelKind}${why}`);
+  }
   return {
     bindings, fallback: entry.provider.fallback, reserveTokens, modelKind,
     input: body.input as TAiPlan["input"],
@@ -77,34 +88,30 @@ async function cachedSecret(credentialId: string): Promise<string> {
   return value;
 }
 
+function generate(apiStyle: TApiStyle, call: TAiCall): ReturnType<typeof openAiGenerate> {
+  return apiStyle === "anthropic" ? anthropicGenerate(call) : openAiGenerate(call);
+}
+
 export async function runAi(
   plan: TAiPlan,
-  audits: Array<{ action: TAuditAction; details: Record<string, unknown> }>,
+  audits: TAudits,
 ): Promise<{ provider: string; bindingId: string; fallbackUsed: boolean; usage: TUsage; output: unknown }> {
-  const candidates = plan.fallback === "listed" ? plan.bindings : plan.bindings.slice(0, 1);
-  let lastError = "no provider available";
-  // A ready binding whose credential was revoked or has expired (before the expiry sweep marks the
-  // binding) is unusable, not a provider outage: when every candidate is such a binding, binding_revoked.
-  let onlyUnusableBindings = true;
-  for (let i = 0; i < candidates.length; i++) {
-    const b = candidates[i]!;
-    try {
-      const apiKey = await cachedSecret(b.credentialId);
-      const r = await openAiGenerate({
-        baseUrl: b.baseUrl, apiKey, model: b.model, modelKind: plan.modelKind, input: plan.input,
-        maxTokens: plan.reserveTokens, timeoutMs: AI_TIMEOUT_MS,
-      });
-      if (i > 0) {
-        audits.push({ action: "capability.fallback", details: { from: candidates[0]!.provider, to: b.provider, binding_id: b.id } });
-      }
-      // Never settle more than was reserved: the reservation is the ceiling.
-      return { provider: b.provider, bindingId: b.id, fallbackUsed: i > 0, usage: { units: Math.min(r.usage.units, plan.reserveTokens), unit: "tokens" }, output: r.output };
-    } catch (err) {
-      if (err instanceof ProviderError && err.kind === "rejected") throw new Deny("provider_rejected", `${b.provider}: ${err.message}`);
-      const unusable = err instanceof AppError && (err.reason === "credential_revoked" || err.reason === "credential_expired");
-      if (!unusable) onlyUnusableBindings = false;
-      lastError = err instanceof ProviderError ? `${b.provider}: ${err.message}` : `${b.provider}: ${(err as Error).message}`;
-    }
+  const startAt = Math.max(0, plan.startAt ?? 0);
+  const served = await withFallback(plan.bindings.slice(startAt), plan.fallback, audits, async (b) =>
+    generate(b.apiStyle, {
+      baseUrl: b.baseUrl, apiKey: await cachedSecret(b.credentialId), model: b.model, modelKind: plan.modelKind, input: plan.input,
+      maxTokens: plan.reserveTokens, timeoutMs: AI_TIMEOUT_MS,
+    }),
+  );
+  const { result, binding } = served;
+  if (startAt > 0 && !served.fallbackUsed) {
+    audits.push({
+      action: "capability.fallback",
+      details: { from: plan.bindings[0]!.provider, to: binding.provider, binding_id: binding.id, reason: "binding_budget_exhausted" },
+    });
   }
-  throw new Deny(onlyUnusableBindings ? "binding_revoked" : "provider_unavailable", lastError);
+  const fallbackUsed = served.fallbackUsed || startAt > 0;
+  // Never settle more than was reserved: the reservation is the ceiling.
+  const units = Math.min(result.usage.units, plan.reserveTokens);
+  return { provider: binding.provider, bindingId: binding.id, fallbackUsed, usage: { units, unit: "tokens" }, output: result.output };
 }

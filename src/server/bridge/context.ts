@@ -1,4 +1,5 @@
 import { db } from "@/server/platform/db/client";
+import { resetBindingCache } from "./bindings";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TPlanName } from "@/server/domain/usage/usage.contract";
 
@@ -38,4 +39,5 @@ export async function workspacePlan(workspaceId: string): Promise<TPlanName> {
 export function resetBridgeCaches(): void {
   contracts.clear();
   plans.clear();
+  resetBindingCache();
 }

@@ -1,11 +1,8 @@
 import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
-import type { TAuditAction } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
-import { AppError } from "@/server/platform/errors";
 import type { TUsage } from "./bridge.contract";
-import { Deny } from "./pipeline";
-import { ProviderError } from "./providers/openai";
+import { candidateBindings, withFallback, type TAudits } from "./bindings";
+import { Deny } from "./errors";
 import { smtpSend } from "./providers/smtp";
 
 /**
@@ -28,6 +25,12 @@ export function messageBytes(body: Record<string, unknown>): number {
   return ["subject", "text", "html"].reduce((n, k) => n + Buffer.byteLength(String(body[k] ?? "")), 0);
 }
 
+/** The first recipient whose domain is not in `domains` (`*` allows any), or undefined. */
+function outsideDomains(domains: string[], recipients: string[]): string | undefined {
+  if (domains.includes("*")) return undefined;
+  return recipients.find((r) => !domains.includes(r.slice(r.lastIndexOf("@") + 1)));
+}
+
 export async function planEmailCall(workspaceId: string, entry: TCapabilityEntry, body: Record<string, unknown>): Promise<TEmailPlan> {
   const scope = entry.scope as TEmailScope;
   const from = body.from as string;
@@ -36,30 +39,26 @@ export async function planEmailCall(workspaceId: string, entry: TCapabilityEntry
   if (recipients.length > scope.max_recipients) {
     throw new Deny("outside_contract", `${recipients.length} recipients; the contract allows ${scope.max_recipients}`);
   }
-  if (!scope.recipient_domains.includes("*")) {
-    const outside = recipients.find((r) => !scope.recipient_domains.includes(r.slice(r.lastIndexOf("@") + 1)));
-    if (outside) throw new Deny("outside_contract", `recipient ${outside} is outside the contract's recipient domains`);
-  }
+  const outside = outsideDomains(scope.recipient_domains, recipients);
+  if (outside) throw new Deny("outside_contract", `recipient ${outside} is outside the contract's recipient domains`);
   const bytes = messageBytes(body);
   if (bytes > scope.max_message_bytes) throw new Deny("outside_contract", `the message is ${bytes} bytes; the contract allows ${scope.max_message_bytes}`);
 
-  const allow = entry.provider.allow;
-  const order = [...new Set([...(entry.provider.prefer && allow.includes(entry.provider.prefer) ? [entry.provider.prefer] : []), ...allow])];
-  const rows = await db().providerBinding.findMany({
-    where: { workspaceId, capability: "email.send", provider: { in: allow } },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  // The binding's own email.send scope (set by the owner) limits the call further.
+  const ready = await candidateBindings(workspaceId, entry, "send", (b) => {
+    const bs = (b.capabilityScope as { scope?: TEmailScope } | null)?.scope;
+    if (!bs) return null;
+    if (!bs.from_addresses.includes(from)) return `from address ${from} is not in its scope`;
+    if (recipients.length > bs.max_recipients) return `${recipients.length} recipients exceed its max_recipients ${bs.max_recipients}`;
+    const outside = outsideDomains(bs.recipient_domains, recipients);
+    if (outside) return `recipient ${outside} is outside its recipient domains`;
+    if (bytes > bs.max_message_bytes) return `the message is ${bytes} bytes; it allows ${bs.max_message_bytes}`;
+    return null;
   });
-  const ready = rows.filter((b) => b.status === "ready");
-  if (!ready.length) {
-    if (rows.length) throw new Deny("binding_revoked", "the workspace's email.send bindings for the allowed providers are revoked or expired");
-    throw new Deny("binding_missing", `no email.send binding for an allowed provider (${allow.join(", ")})`);
-  }
   const bindings: TSmtpBinding[] = [];
-  for (const provider of order) {
-    for (const b of ready.filter((r) => r.provider === provider)) {
-      const cfg = b.config as { host?: string; port?: number; secure?: boolean };
-      if (cfg.host) bindings.push({ id: b.id, provider, credentialId: b.credentialId, host: cfg.host, port: cfg.port ?? 587, secure: cfg.secure ?? false });
-    }
+  for (const b of ready) {
+    const cfg = b.config as { host?: string; port?: number; secure?: boolean };
+    if (cfg.host) bindings.push({ id: b.id, provider: b.provider, credentialId: b.credentialId, host: cfg.host, port: cfg.port ?? 587, secure: cfg.secure ?? false });
   }
   if (!bindings.length) throw new Deny("binding_missing", "no ready email.send binding has an SMTP host (provider_config.host)");
   return {
@@ -70,26 +69,13 @@ export async function planEmailCall(workspaceId: string, entry: TCapabilityEntry
 
 export async function runEmail(
   plan: TEmailPlan,
-  audits: Array<{ action: TAuditAction; details: Record<string, unknown> }>,
+  audits: TAudits,
 ): Promise<{ provider: string; bindingId: string; fallbackUsed: boolean; usage: TUsage; output: unknown }> {
-  const candidates = plan.fallback === "listed" ? plan.bindings : plan.bindings.slice(0, 1);
-  let lastError = "no provider available";
-  let onlyUnusable = true;
-  for (let i = 0; i < candidates.length; i++) {
-    const b = candidates[i]!;
-    try {
-      const secret = await readCredentialSecret(b.credentialId);
-      const colon = secret.indexOf(":");
-      const auth = colon > 0 ? { user: secret.slice(0, colon), pass: secret.slice(colon + 1) } : { user: plan.message.from, pass: secret };
-      const sent = await smtpSend({ host: b.host, port: b.port, secure: b.secure, auth }, plan.message);
-      if (i > 0) audits.push({ action: "capability.fallback", details: { from: candidates[0]!.provider, to: b.provider, binding_id: b.id } });
-      return { provider: b.provider, bindingId: b.id, fallbackUsed: i > 0, usage: { units: 1, unit: "calls" }, output: sent };
-    } catch (err) {
-      if (err instanceof ProviderError && err.kind === "rejected") throw new Deny("provider_rejected", `${b.provider}: ${err.message}`);
-      const unusable = err instanceof AppError && (err.reason === "credential_revoked" || err.reason === "credential_expired");
-      if (!unusable) onlyUnusable = false;
-      lastError = `${b.provider}: ${(err as Error).message}`;
-    }
-  }
-  throw new Deny(onlyUnusable ? "binding_revoked" : "provider_unavailable", lastError);
+  const { result, binding, fallbackUsed } = await withFallback(plan.bindings, plan.fallback, audits, async (b) => {
+    const secret = await readCredentialSecret(b.credentialId);
+    const colon = secret.indexOf(":");
+    const auth = colon > 0 ? { user: secret.slice(0, colon), pass: secret.slice(colon + 1) } : { user: plan.message.from, pass: secret };
+    return smtpSend({ host: b.host, port: b.port, secure: b.secure, auth }, plan.message);
+  });
+  return { provider: binding.provider, bindingId: binding.id, fallbackUsed, usage: { units: 1, unit: "calls" }, output: result };
 }

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { PLAN_ENTITLEMENTS } from "@/server/domain/usage/plan.service";
-import { reserveBudget, settleReservation } from "@/server/domain/usage/reservations.service";
+import { reserveBudget, settleReservation, type TReservation } from "@/server/domain/usage/reservations.service";
 import type { TUsageCategory } from "@/server/domain/usage/usage.contract";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
+import { permits } from "@/server/domain/service-identities/service-identities.contract";
 import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { env } from "@/server/platform/env";
@@ -16,11 +17,13 @@ import { checkKvScope, runKv } from "./kv";
 import { checkStorageScope, objectBytes, runStorage } from "./storage";
 import { blocksOutput } from "./output-check";
 import { recordInvocation } from "./record";
+import { Deny } from "./errors";
 
 /**
  * The decision pipeline of one Bridge call, in order: contract of the
- * identity's active revision (outside_contract) -> binding (binding_missing /
- * binding_revoked) -> usage (plan entitlement, monthly budget reservation:
+ * identity's active revision (outside_contract) -> the identity's permissions
+ * (permission_denied) -> binding (binding_missing / binding_revoked; a binding
+ * whose own scope does not cover the request: policy_blocked) -> usage (plan entitlement, monthly budget reservation:
  * usage_denied) -> provider (with fallback) -> output check (output_blocked).
  * The first failing step decides; every call is recorded with its events.
  */
@@ -31,17 +34,15 @@ export type TBridgeCaller = {
   environmentType: string | null;
   executionId?: string | null;
   bridgeInvocationId?: string | null;
+  /** The service identity's Bridge permissions; null or absent: every action of the contract. */
+  permissions?: string[] | null;
 };
 
 export type TOutcome =
   | { kind: "completed"; id: string; provider: string; fallbackUsed: boolean; usage: TUsage; output: unknown; providerMs: number }
   | { kind: "denied" | "failed"; id: string; reason: TResultReason; detail: string; retryAfter?: string; providerMs: number };
 
-export class Deny extends Error {
-  constructor(readonly reason: TResultReason, detail: string, readonly retryAfter?: string) {
-    super(detail);
-  }
-}
+export { Deny } from "./errors";
 
 const CATEGORY: Record<string, { category: TUsageCategory; unit: TUsage["unit"] }> = {
   "ai.generate": { category: "ai_tokens", unit: "tokens" },
@@ -75,7 +76,7 @@ export async function invoke(
   const { category, unit } = CATEGORY[call.capability]!;
   let revisionId: string | null = null;
   let providerMs = 0;
-  let reservation: { id: string } | null = null;
+  let reservation: TReservation | null = null;
   const result: { provider: string | null; bindingId: string | null; fallbackUsed: boolean; usage: TUsage; output: unknown } = {
     provider: null, bindingId: null, fallbackUsed: false, usage: { units: 0, unit }, output: null,
   };
@@ -91,9 +92,12 @@ export async function invoke(
     eventRequest = describeRequest(call.capability, call.action, call.body, entry);
     if (!entry) throw new Deny("outside_contract", `${call.capability} is not in the product's contract`);
     if (!entry.actions.includes(call.action)) throw new Deny("outside_contract", `${call.capability} ${call.action} is not in the contract`);
+    if (!permits(caller.permissions ?? null, call.capability, call.action)) {
+      throw new Deny("permission_denied", `service identity ${caller.serviceIdentityId} is not granted ${call.capability}:${call.action}`);
+    }
 
     if (call.capability === "data.kv") checkKvScope(entry, call.action, call.body);
-    if (call.capability === "storage.object") checkStorageScope(entry, call.action, call.body);
+    const storagePlan = call.capability === "storage.object" ? await checkStorageScope(caller.workspaceId, entry, call.action, call.body) : null;
     const plan = call.capability === "ai.generate" ? await planAi(caller.workspaceId, entry, call.body) : null;
     const emailPlan = call.capability === "email.send" ? await planEmailCall(caller.workspaceId, entry, call.body) : null;
     const reserveUnits = plan
@@ -107,7 +111,11 @@ export async function invoke(
     const entitled = PLAN_ENTITLEMENTS[await workspacePlan(caller.workspaceId)][category];
     if (!entitled) throw new Deny("usage_denied", `the workspace plan does not include ${category}`);
     if (reserveUnits > 0) {
-      reservation = await reserveBudget(caller.workspaceId, category, reserveUnits, { bindingId: plan?.bindings[0]?.id });
+      // ai.generate also reserves on a binding's token budget: the first candidate's, or with
+      // `fallback: listed` the first candidate's whose budget still fits (a spent binding is skipped).
+      const bindingIds = plan ? (plan.fallback === "listed" ? plan.bindings : plan.bindings.slice(0, 1)).map((b) => b.id) : [];
+      reservation = await reserveBudget(caller.workspaceId, category, reserveUnits, { bindingIds });
+      if (plan && reservation?.bindingId) plan.startAt = plan.bindings.findIndex((b) => b.id === reservation!.bindingId);
       if (!reservation) {
         throw new Deny("usage_denied", `the monthly ${category} budget or the binding's token budget is exhausted`, String(secondsToNextMonth()));
       }
@@ -118,7 +126,7 @@ export async function invoke(
       if (plan) Object.assign(result, await runAi(plan, audits));
       else if (emailPlan) Object.assign(result, await runEmail(emailPlan, audits));
       else if (call.capability === "storage.object") {
-        Object.assign(result, await runStorage({ workspaceId: caller.workspaceId, productId: caller.productId }, call.action, call.body));
+        Object.assign(result, await runStorage(storagePlan!, { workspaceId: caller.workspaceId, productId: caller.productId }, call.action, call.body, audits));
       }
       else Object.assign(result, await runKv({ workspaceId: caller.workspaceId, productId: caller.productId }, entry, call.action, call.body));
     } finally {

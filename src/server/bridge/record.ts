@@ -50,46 +50,88 @@ export async function recordInvocation(r: TRecord): Promise<void> {
     if (env().CAPSTAN_BRIDGE_RECORDS === "batched") return enqueue(r);
     return insertBatch([r]);
   }
-  await db().$transaction(async (tx) => {
-    await tx.capabilityInvocation.create({
-      data: {
-        id: r.id, workspaceId: r.workspaceId, productId: r.productId, revisionId: r.revisionId,
-        serviceIdentityId: r.serviceIdentityId, executionId: r.executionId, bridgeInvocationId: r.bridgeInvocationId,
-        capability: r.capability, action: r.action, outcome: r.outcome, reason: r.reason, provider: r.provider,
-        bindingId: r.bindingId, fallbackUsed: r.fallbackUsed, usageUnits: r.usage.units, usageUnit: r.usage.unit,
-        requestSummary: { ...r.requestSummary, request: r.request } as Prisma.InputJsonValue,
-        outputSummary: (r.outputSummary ?? undefined) as Prisma.InputJsonValue | undefined,
-        correlationId: r.correlationId, latencyMs: r.latencyMs, overheadMs: r.overheadMs,
-        requestedAt: r.requestedAt, finishedAt: r.finishedAt,
-      },
-    });
-    // The requested event names the revision whose contract was checked; a call
-    // with no confirmed contract at all has none, so only its result is emitted.
-    if (r.revisionId && r.requestDescribed) await emitEvent(tx, {
-      workspaceId: r.workspaceId, type: "capability.invocation_requested", correlationId: r.correlationId, subject: r.id,
-      data: {
-        capability_invocation_id: r.id, execution_id: r.executionId, bridge_invocation_id: r.bridgeInvocationId,
-        product_id: r.productId, revision_id: r.revisionId, workspace_id: r.workspaceId,
-        request: r.request, input: { kind: "inline", json: r.requestSummary }, requested_at: iso(r.requestedAt),
-        ...(r.environmentType ? { environment_type: r.environmentType } : {}),
-      },
-    });
-    await emitEvent(tx, {
-      workspaceId: r.workspaceId, type: "capability.invocation_resulted", correlationId: r.correlationId, subject: r.id,
-      data: {
-        capability_invocation_id: r.id, workspace_id: r.workspaceId, product_id: r.productId, outcome: r.outcome,
-        reason: r.reason, output: r.outputSummary ? { kind: "inline", json: r.outputSummary } : null,
-        provider: r.provider, fallback_used: r.fallbackUsed, usage: r.usage, finished_at: iso(r.finishedAt),
-        ...(r.bindingId ? { binding_id: r.bindingId } : {}),
-      },
-    });
-    for (const a of r.audits) {
-      await writeAudit(tx, {
-        workspaceId: r.workspaceId, actor: { kind: "service", id: r.serviceIdentityId }, action: a.action,
-        target: { kind: "capability_invocation", id: r.id }, correlationId: r.correlationId, details: a.details,
-      });
-    }
+  return recordAudited(r);
+}
+
+/**
+ * Records with audits (denials, blocked outputs, fallbacks) are written
+ * before the response, but a burst of them must not take one pooled
+ * connection each only to queue on the workspace's audit-chain lock: they are
+ * group-committed, one transaction per batch of up to AUDITED_BATCH, one batch
+ * in flight per process. A batch that fails is retried record by record, so
+ * one bad record fails only its own call.
+ */
+const AUDITED_BATCH = 50;
+const audited: Array<{ r: TRecord; done: (err?: unknown) => void }> = [];
+let draining = false;
+
+function recordAudited(r: TRecord): Promise<void> {
+  return new Promise((resolve, reject) => {
+    audited.push({ r, done: (err) => (err === undefined ? resolve() : reject(err)) });
+    if (!draining) void drainAudited();
   });
+}
+
+async function drainAudited(): Promise<void> {
+  draining = true;
+  try {
+    while (audited.length) {
+      const batch = audited.splice(0, AUDITED_BATCH);
+      try {
+        await db().$transaction(async (tx) => {
+          for (const x of batch) await writeAudited(tx, x.r);
+        }, { timeout: 30_000 });
+        for (const x of batch) x.done();
+      } catch {
+        for (const x of batch) {
+          await db().$transaction((tx) => writeAudited(tx, x.r)).then(() => x.done(), (err: unknown) => x.done(err ?? new Error("record failed")));
+        }
+      }
+    }
+  } finally {
+    draining = false;
+  }
+}
+
+async function writeAudited(tx: Prisma.TransactionClient, r: TRecord): Promise<void> {
+  await tx.capabilityInvocation.create({
+    data: {
+      id: r.id, workspaceId: r.workspaceId, productId: r.productId, revisionId: r.revisionId,
+      serviceIdentityId: r.serviceIdentityId, executionId: r.executionId, bridgeInvocationId: r.bridgeInvocationId,
+      capability: r.capability, action: r.action, outcome: r.outcome, reason: r.reason, provider: r.provider,
+      bindingId: r.bindingId, fallbackUsed: r.fallbackUsed, usageUnits: r.usage.units, usageUnit: r.usage.unit,
+      requestSummary: { ...r.requestSummary, request: r.request } as Prisma.InputJsonValue,
+      outputSummary: (r.outputSummary ?? undefined) as Prisma.InputJsonValue | undefined,
+      correlationId: r.correlationId, latencyMs: r.latencyMs, overheadMs: r.overheadMs,
+      requestedAt: r.requestedAt, finishedAt: r.finishedAt,
+    },
+  });
+  // The requested event names the revision whose contract was checked; a call
+  // with no confirmed contract at all has none, so only its result is emitted.
+  if (r.revisionId && r.requestDescribed) await emitEvent(tx, {
+    workspaceId: r.workspaceId, type: "capability.invocation_requested", correlationId: r.correlationId, subject: r.id,
+    data: {
+      capability_invocation_id: r.id, execution_id: r.executionId, bridge_invocation_id: r.bridgeInvocationId,
+      product_id: r.productId, revision_id: r.revisionId, workspace_id: r.workspaceId,
+      request: r.request, input: { kind: "inline", json: r.requestSummary }, requested_at: iso(r.requestedAt),
+      ...(r.environmentType ? { environment_type: r.environmentType } : {}),
+    },
+  });
+  await emitEvent(tx, {
+    workspaceId: r.workspaceId, type: "capability.invocation_resulted", correlationId: r.correlationId, subject: r.id,
+    data: {
+      capability_invocation_id: r.id, workspace_id: r.workspaceId, product_id: r.productId, outcome: r.outcome,
+      reason: r.reason, output: r.outputSummary ? { kind: "inline", json: r.outputSummary } : null,
+      provider: r.provider, fallback_used: r.fallbackUsed, usage: r.usage, finished_at: iso(r.finishedAt),
+      ...(r.bindingId ? { binding_id: r.bindingId } : {}),
+    },
+  });
+  for (const a of r.audits) {
+    await writeAudit(tx, {
+      workspaceId: r.workspaceId, actor: { kind: "service", id: r.serviceIdentityId }, action: a.action,
+      target: { kind: "capability_invocation", id: r.id }, correlationId: r.correlationId, details: a.details,
+    });
+  }
 }
 
 function eventData(r: TRecord) {

@@ -1,43 +1,165 @@
+import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
+import type { ProviderBinding } from "@/generated/prisma/client";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
+import { AppError } from "@/server/platform/errors";
 import type { TUsage } from "./bridge.contract";
-import { Deny } from "./pipeline";
+import { candidateBindings, providerOrder, type TAudits } from "./bindings";
+import { Deny, ProviderError } from "./errors";
+import { ObjectTooLarge, s3Storage } from "./providers/s3";
 
 /**
- * storage.object on the platform blob store (provider `platform` in the
- * contract's allow-list): keys per product point at content-addressed blobs,
- * so identical objects are stored once. An S3-compatible provider through a
- * binding is a later step; a contract that does not allow `platform` gets
- * provider_unavailable until then.
+ * storage.object. Provider `platform` is the platform blob store (no binding:
+ * keys per product point at content-addressed blobs, so identical objects
+ * are stored once). Every other provider of the allow-list is S3-compatible
+ * and needs a ready storage.object binding with provider_config {endpoint,
+ * bucket, region?} (providers/s3.ts). Provider choice as for ai.generate:
+ * prefer first, then the allow-list order, never outside it; fallback to the
+ * next candidate only on provider_unavailable and only with `fallback:
+ * listed` (audited `capability.fallback`). A binding's own limits
+ * (capability_scope {prefix, max_object_bytes} and its actions) decide
+ * whether it may serve a call; when ready bindings exist but none may, the
+ * call is policy_blocked.
  */
 type TStorageScope = { prefix: string; max_object_bytes: number };
 type TTarget = { workspaceId: string; productId: string };
+type TPlatformCandidate = { provider: "platform"; bindingId: null };
+type TS3Candidate = {
+  provider: string; bindingId: string; credentialId: string; endpoint: string; bucket: string; region: string; maxObjectBytes: number;
+};
+
+export type TStoragePlan = {
+  candidates: Array<TPlatformCandidate | TS3Candidate>;
+  fallback: "none" | "listed";
+  /** The contract's max_object_bytes: a read of a larger object is refused (outside_contract). */
+  contractMaxBytes: number;
+};
 
 export function objectBytes(action: string, body: Record<string, unknown>): number {
   return action === "write" ? Buffer.from(String(body.content_base64 ?? ""), "base64").length : 0;
 }
 
-/** Contract checks before any usage is reserved: key within the prefix, object within size, a usable provider. */
-export function checkStorageScope(entry: TCapabilityEntry, action: string, body: Record<string, unknown>): void {
+/**
+ * Contract checks and provider choice before any usage is reserved: key
+ * within the prefix, object within size (outside_contract), then the
+ * candidates (binding_missing, binding_revoked, policy_blocked).
+ */
+export async function checkStorageScope(
+  workspaceId: string,
+  entry: TCapabilityEntry,
+  action: string,
+  body: Record<string, unknown>,
+): Promise<TStoragePlan> {
   const scope = entry.scope as TStorageScope;
   const key = String(body.key ?? body.prefix);
   if (!key.startsWith(scope.prefix)) throw new Deny("outside_contract", `key ${key} is outside the contract prefix ${scope.prefix}`);
   const bytes = objectBytes(action, body);
   if (bytes > scope.max_object_bytes) throw new Deny("outside_contract", `the object is ${bytes} bytes; the contract allows ${scope.max_object_bytes}`);
-  if (!entry.provider.allow.includes("platform")) {
-    throw new Deny("provider_unavailable", "only the platform blob store serves storage.object on this deployment; allow provider `platform`");
+
+  const plan: TStoragePlan = { candidates: [], fallback: entry.provider.fallback, contractMaxBytes: scope.max_object_bytes };
+  const order = providerOrder(entry);
+  const external = order.filter((p) => p !== "platform");
+  let bindings: ProviderBinding[] = [];
+  if (external.length) {
+    // The binding's own limits (set by the owner): its actions (checked by candidateBindings),
+    // its capability_scope prefix and max_object_bytes.
+    const covers = (b: ProviderBinding): string | null => {
+      const limit = (b.capabilityScope as { scope?: Partial<TStorageScope> } | null)?.scope;
+      if (limit?.prefix !== undefined && !key.startsWith(limit.prefix)) return `key ${key} is outside its prefix ${limit.prefix}`;
+      if (limit?.max_object_bytes !== undefined && bytes > limit.max_object_bytes) return `the object is ${bytes} bytes; it allows ${limit.max_object_bytes}`;
+      return null;
+    };
+    const externalEntry = { ...entry, provider: { ...entry.provider, allow: external, prefer: external.includes(entry.provider.prefer ?? "") ? entry.provider.prefer : undefined } };
+    try {
+      bindings = await candidateBindings(workspaceId, externalEntry, action, covers);
+    } catch (err) {
+      // With `platform` allowed the platform store serves the call; no binding is needed.
+      if (!(err instanceof Deny) || !order.includes("platform")) throw err;
+    }
   }
+  for (const provider of order) {
+    if (provider === "platform") {
+      plan.candidates.push({ provider: "platform", bindingId: null });
+      continue;
+    }
+    for (const b of bindings.filter((r) => r.provider === provider)) {
+      const cfg = b.config as { endpoint?: string; bucket?: string; region?: string };
+      if (!cfg.endpoint || !cfg.bucket) continue;
+      const limit = (b.capabilityScope as { scope?: Partial<TStorageScope> } | null)?.scope;
+      plan.candidates.push({
+        provider, bindingId: b.id, credentialId: b.credentialId, endpoint: cfg.endpoint, bucket: cfg.bucket,
+        region: cfg.region ?? "us-east-1", maxObjectBytes: limit?.max_object_bytes ?? Number.MAX_SAFE_INTEGER,
+      });
+    }
+  }
+  if (!plan.candidates.length) {
+    throw new Deny("binding_missing", "no ready storage.object binding has an S3 endpoint and bucket (provider_config.endpoint, provider_config.bucket)");
+  }
+  return plan;
 }
 
+/**
+ * Unsealed S3 credentials, cached 5 s per process (as for ai.generate): a
+ * revoked credential revokes its bindings, whose status the binding step
+ * reads (bindings.ts) before this cache is consulted.
+ */
+const SECRET_TTL_MS = 5_000;
+const secrets = new Map<string, { value: string; until: number }>();
+async function cachedSecret(credentialId: string): Promise<string> {
+  const hit = secrets.get(credentialId);
+  if (hit && hit.until > Date.now()) return hit.value;
+  const value = await readCredentialSecret(credentialId);
+  secrets.set(credentialId, { value, until: Date.now() + SECRET_TTL_MS });
+  return value;
+}
+
+type TStorageResult = { provider: string; bindingId: string | null; fallbackUsed: boolean; usage: TUsage; output: unknown };
+
 export async function runStorage(
+  plan: TStoragePlan,
   t: TTarget,
   action: string,
   body: Record<string, unknown>,
-): Promise<{ provider: string; bindingId: null; fallbackUsed: false; usage: TUsage; output: unknown }> {
-  const done = (output: unknown, bytes = 0) => ({
-    provider: "platform", bindingId: null, fallbackUsed: false as const, usage: { units: bytes, unit: "bytes" as const }, output,
-  });
+  audits: TAudits,
+): Promise<TStorageResult> {
+  const candidates = plan.fallback === "listed" ? plan.candidates : plan.candidates.slice(0, 1);
+  let lastError = "no provider available";
+  // As for ai.generate: when every candidate is a binding whose credential was revoked or has
+  // expired (before the expiry sweep marks the binding), the call is binding_revoked.
+  let onlyUnusable = true;
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    let served: { output: unknown; bytes: number };
+    if (c.bindingId === null) {
+      served = await runPlatform(t, action, body);
+    } else {
+      try {
+        const secret = await cachedSecret(c.credentialId);
+        served = await s3Storage({ endpoint: c.endpoint, bucket: c.bucket, region: c.region, secret }, t.productId, action, body, {
+          maxReadBytes: Math.min(plan.contractMaxBytes, c.maxObjectBytes),
+        });
+      } catch (err) {
+        if (err instanceof ObjectTooLarge) {
+          if (err.bytes > plan.contractMaxBytes) throw new Deny("outside_contract", `the object is ${err.bytes} bytes; the contract allows ${plan.contractMaxBytes}`);
+          throw new Deny("policy_blocked", `the object is ${err.bytes} bytes; binding ${c.bindingId} allows ${c.maxObjectBytes}`);
+        }
+        if (err instanceof ProviderError && err.kind === "rejected") throw new Deny("provider_rejected", `${c.provider}: ${err.message}`);
+        const unusable = err instanceof AppError && (err.reason === "credential_revoked" || err.reason === "credential_expired");
+        if (!unusable) onlyUnusable = false;
+        lastError = `${c.provider}: ${(err as Error).message}`;
+        continue;
+      }
+    }
+    if (i > 0) audits.push({ action: "capability.fallback", details: { from: candidates[0]!.provider, to: c.provider, binding_id: c.bindingId } });
+    return { provider: c.provider, bindingId: c.bindingId, fallbackUsed: i > 0, usage: { units: served.bytes, unit: "bytes" }, output: served.output };
+  }
+  throw new Deny(onlyUnusable ? "binding_revoked" : "provider_unavailable", lastError);
+}
+
+/** The platform blob store: per-product keys (storage_objects) pointing at content-addressed blobs. */
+async function runPlatform(t: TTarget, action: string, body: Record<string, unknown>): Promise<{ output: unknown; bytes: number }> {
+  const done = (output: unknown, bytes = 0) => ({ output, bytes });
   const where = { workspaceId_productId_key: { workspaceId: t.workspaceId, productId: t.productId, key: String(body.key) } };
   switch (action) {
     case "write": {

@@ -1,15 +1,12 @@
 import type { TUsage } from "../bridge.contract";
+import { ProviderError } from "../errors";
 
 /**
  * OpenAI-compatible HTTP (OpenAI, Ollama, vLLM, LiteLLM...): chat completions
  * and embeddings. Node's fetch keeps connections alive per origin.
  * 4xx -> ProviderError("rejected"); network errors, timeouts, 5xx -> "unavailable".
  */
-export class ProviderError extends Error {
-  constructor(readonly kind: "unavailable" | "rejected", message: string) {
-    super(message);
-  }
-}
+export { ProviderError };
 
 export type TAiCall = {
   baseUrl: string;

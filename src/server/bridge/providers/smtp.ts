@@ -1,5 +1,5 @@
 import nodemailer from "nodemailer";
-import { ProviderError } from "./openai";
+import { ProviderError } from "../errors";
 
 /**
  * SMTP via nodemailer, one pooled transport per server + user (keep-alive).

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import type { Prisma, ProviderBinding } from "@/generated/prisma/client";
 import { CAPABILITY_RULES, type TCapabilityId } from "@/server/domain/source/contract-rules";
 import { writeAudit, type TActor } from "@/server/platform/audit";
+import { bumpVersion } from "@/server/platform/change-signals";
 import { db, type TTx } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { AppError, notFound, type TFieldError } from "@/server/platform/errors";
@@ -128,7 +129,7 @@ export async function createBinding(caller: TCaller, workspaceId: string, input:
   const capability = input.capability as TCapabilityId;
   const owner = CAPABILITY_RULES[capability].owner;
 
-  return db().$transaction(async (tx) => {
+  const created = await db().$transaction(async (tx) => {
     // FOR SHARE: a concurrent revoke waits for us (and then revokes this binding too), or we see it revoked.
     await tx.$queryRaw`SELECT id FROM credentials WHERE id = ${input.credential_id} FOR SHARE`;
     const cred = await tx.credential.findUnique({ where: { id: input.credential_id } });
@@ -179,6 +180,8 @@ export async function createBinding(caller: TCaller, workspaceId: string, input:
     await emitEvent(tx, { ...changedEvent(row), correlationId: caller.correlationId });
     return toBinding(row);
   });
+  bumpVersion("bindings"); // the Bridge's binding cache in this process sees it at once
+  return created;
 }
 
 async function findOwned(workspaceId: string, id: string): Promise<ProviderBinding> {
@@ -227,10 +230,12 @@ const NOT_REVOKED: TBindingStatus[] = ["requested", "ready", "failed", "expired"
 /** DELETE: revokes the binding (kept, readable, status revoked). Idempotent. */
 export async function revokeBinding(caller: TCaller, workspaceId: string, id: string): Promise<TProviderBinding> {
   const row = await findOwned(workspaceId, id);
-  return db().$transaction(async (tx) => {
+  const revoked = await db().$transaction(async (tx) => {
     await transition(tx, row, "revoked", null, { kind: "user", id: caller.userId }, caller.correlationId, NOT_REVOKED);
     return toBinding(await tx.providerBinding.findUniqueOrThrow({ where: { id } }));
   });
+  bumpVersion("bindings");
+  return revoked;
 }
 
 /** Inside the credential's revoke transaction: every binding using it (any workspace) becomes revoked. */
@@ -263,6 +268,7 @@ export async function expireBindings(now = new Date()): Promise<number> {
       if (await db().$transaction((tx) => transition(tx, b, "expired", "credential_expired", actor, correlationId, ["ready", "requested"]))) moved++;
     }
     expired += moved;
+    if (moved) bumpVersion("bindings");
     if (rows.length < 100 || moved === 0) break;
   }
   return expired;

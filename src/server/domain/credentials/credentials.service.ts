@@ -114,7 +114,7 @@ export async function listCredentials(workspaceId: string, q: TCredentialListQue
  */
 export async function revokeCredential(caller: TCaller, workspaceId: string, id: string): Promise<TCredential> {
   await findOwned(workspaceId, id);
-  return db().$transaction(async (tx) => {
+  const revoked = await db().$transaction(async (tx) => {
     const now = new Date();
     const changed = await tx.credential.updateMany({
       where: { id, revokedAt: null },
@@ -133,6 +133,9 @@ export async function revokeCredential(caller: TCaller, workspaceId: string, id:
     }
     return toCredential(await tx.credential.findUniqueOrThrow({ where: { id } }));
   });
+  // The Bridge caches binding lists briefly: let this process see the revoked bindings at once.
+  bumpVersion("bindings");
+  return revoked;
 }
 
 /**

@@ -93,6 +93,51 @@ export const ZFederation = z
   .meta({ id: "ServiceIdentityFederation" });
 export type TFederation = z.infer<typeof ZFederation>;
 
+/** The actions of each capability (spec 2.7), for permission strings. */
+const CAPABILITY_ACTIONS: Record<string, readonly string[]> = {
+  "ai.generate": ["generate"],
+  "storage.object": ["read", "write", "delete", "list"],
+  "data.kv": ["get", "set", "delete", "list", "increment"],
+  "email.send": ["send"],
+};
+
+/**
+ * A Bridge permission: `<capability>:<action>` or `<capability>:*`. An identity
+ * with permissions may call only those actions (permission_denied otherwise),
+ * on top of its product's contract; without them it may call whatever the
+ * contract allows. Fixed at creation (audited with service_identity.created).
+ */
+export const zPermissions = z
+  .array(
+    z
+      .string()
+      .max(64)
+      .superRefine((v, ctx) => {
+        const [capability, action, ...rest] = v.split(":");
+        const actions = CAPABILITY_ACTIONS[capability ?? ""];
+        if (!actions || rest.length || action === undefined) {
+          ctx.addIssue({ code: "custom", message: "must be <capability>:<action> or <capability>:*, e.g. data.kv:get" });
+        } else if (action !== "*" && !actions.includes(action)) {
+          ctx.addIssue({ code: "custom", message: `${capability} has no action ${action} (${actions.join(", ")})` });
+        }
+      }),
+  )
+  .min(1)
+  .max(32)
+  .superRefine((v, ctx) => {
+    const seen = new Set<string>();
+    v.forEach((p, i) => {
+      if (seen.has(p)) ctx.addIssue({ code: "custom", path: [i], message: "duplicate permission" });
+      seen.add(p);
+    });
+  })
+  .describe("Bridge permissions (`<capability>:<action>` or `<capability>:*`); omit to allow every action of the contract");
+
+/** Whether `permissions` (null = unrestricted) allow this capability action. */
+export function permits(permissions: readonly string[] | null, capability: string, action: string): boolean {
+  return !permissions || permissions.includes(`${capability}:${action}`) || permissions.includes(`${capability}:*`);
+}
+
 const zName = z
   .string()
   .min(1)
@@ -106,6 +151,7 @@ export const ZWorkspaceServiceIdentityRequest = z
     product_id: zId("prod").describe("A product of this workspace; the Bridge checks the contract of its active revision"),
     environment_type: z.enum(SERVICE_IDENTITY_ENVIRONMENTS).optional().describe("Limit the identity to one environment type"),
     federation: ZFederation.optional(),
+    permissions: zPermissions.optional(),
   })
   .meta({ id: "WorkspaceServiceIdentityRequest" });
 export type TWorkspaceServiceIdentityRequest = z.infer<typeof ZWorkspaceServiceIdentityRequest>;
@@ -117,6 +163,7 @@ export const ZPlatformServiceIdentityRequest = z
     product_id: zId("prod").optional().describe("Optional: a product of ws_platform"),
     environment_type: z.enum(SERVICE_IDENTITY_ENVIRONMENTS).optional(),
     federation: ZFederation.optional(),
+    permissions: zPermissions.optional(),
   })
   .meta({ id: "PlatformServiceIdentityRequest" });
 export type TServiceIdentityRequest = z.infer<typeof ZPlatformServiceIdentityRequest>;
@@ -134,6 +181,7 @@ export const ZServiceIdentity = z
       .object({ issuer: z.string(), subject: z.string(), audience: z.string() })
       .nullable()
       .describe("OIDC federation for RFC 8693 token exchange, or null"),
+    permissions: z.array(z.string()).nullable().describe("Bridge permissions, or null: every action of the product's contract"),
     client_id: zId("svc").describe("The OAuth client_id: equal to id"),
     status: z.enum(SERVICE_IDENTITY_STATUSES),
     secret_rotated_at: z.string().nullable(),

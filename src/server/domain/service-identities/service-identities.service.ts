@@ -39,6 +39,7 @@ export function toServiceIdentity(r: TRow): TServiceIdentity {
     product_id: r.productId,
     environment_type: r.environmentType as TServiceIdentity["environment_type"],
     federation: (r.federation as TFederation | null) ?? null,
+    permissions: (r.permissions as string[] | null) ?? null,
     client_id: r.id,
     status: r.status as TServiceIdentity["status"],
     secret_rotated_at: isoOrNull(r.secretRotatedAt),
@@ -96,11 +97,13 @@ export async function createServiceIdentity(
       data: {
         id, workspaceId: scope.workspaceId, kind: scope.kind, name: input.name, productId: input.product_id ?? null,
         environmentType: input.environment_type ?? null, federation: federation ?? undefined,
+        permissions: input.permissions ?? undefined,
         secretHash: sha256Hex(secret), status: "active", createdBy: caller.userId,
       },
     });
     await record(tx, caller, created, "service_identity.created", {
       product_id: created.productId, environment_type: created.environmentType, federation,
+      permissions: input.permissions ?? null,
     });
     return created;
   });

@@ -61,7 +61,7 @@ export type TTokenResponse = {
 
 type TIdentityRow = {
   id: string; workspaceId: string; kind: string; productId: string | null; environmentType: string | null;
-  federation: unknown; status: string; secretRotatedAt: Date | null;
+  federation: unknown; status: string; secretRotatedAt: Date | null; permissions?: unknown;
 };
 
 const unknownClient = () => new OAuthError("invalid_client", "client authentication failed: unknown client");
@@ -276,6 +276,8 @@ export type TBridgeCaller = {
   /** The external subject when the token came from a token exchange. */
   federatedSubject: string | null;
   tokenId: string;
+  /** Bridge permissions of the identity (null: every action of the contract). */
+  permissions: string[] | null;
 };
 
 /** Drops the cached revocation state of an identity (called on revoke and rotate in this process). */
@@ -290,7 +292,7 @@ async function bridgeIdentity(id: string): Promise<TIdentityRow | null> {
     where: { id },
     select: {
       id: true, workspaceId: true, kind: true, productId: true, environmentType: true, federation: true, status: true,
-      secretRotatedAt: true,
+      secretRotatedAt: true, permissions: true,
     },
   });
   if (caches.bridge.size > 10_000) caches.bridge.clear();
@@ -322,6 +324,7 @@ export async function authenticateBridgeToken(token: string): Promise<TBridgeCal
     kind: row.kind as TBridgeCaller["kind"],
     federatedSubject: typeof claims.fed_sub === "string" ? claims.fed_sub : null,
     tokenId: claims.jti,
+    permissions: (row.permissions as string[] | null | undefined) ?? null,
   };
 }
 

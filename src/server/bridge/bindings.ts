@@ -1,0 +1,117 @@
+import type { ProviderBinding } from "@/generated/prisma/client";
+import type { TCapabilityEntry } from "@/server/domain/source/source.types";
+import type { TAuditAction } from "@/server/platform/audit";
+import { currentVersion } from "@/server/platform/change-signals";
+import { db } from "@/server/platform/db/client";
+import { AppError } from "@/server/platform/errors";
+import { Deny, ProviderError } from "./errors";
+
+/**
+ * Provider bindings on the Bridge hot path, shared by the capabilities that
+ * call workspace providers (ai.generate, email.send, storage.object):
+ *
+ * - the provider order of the contract (prefer first, then the allow-list;
+ *   never outside it);
+ * - the workspace's bindings for those providers, cached per process for
+ *   BINDINGS_TTL_MS and re-read at once after a binding or credential change
+ *   in this process (change signal `bindings`), so a revocation reaches
+ *   this process at once and every other process within a second;
+ * - the binding step's reasons: no binding at all -> binding_missing; only
+ *   revoked / expired / failed ones -> binding_revoked; ready bindings of
+ *   which none covers the request (the binding's own actions and
+ *   capability_scope, set by the owner) -> policy_blocked;
+ * - the provider call with fallback: the next candidate only on an outage
+ *   and only with `fallback: listed` (audit capability.fallback); a provider
+ *   4xx is provider_rejected at once; a candidate whose credential was
+ *   revoked or expired is unusable (binding_revoked when all are).
+ */
+export const BINDINGS_TTL_MS = 1_000;
+
+type TCached = { at: number; version: number; rows: ProviderBinding[] };
+const cache = new Map<string, TCached>();
+
+export function providerOrder(entry: TCapabilityEntry): string[] {
+  const { allow, prefer } = entry.provider;
+  return [...new Set([...(prefer && allow.includes(prefer) ? [prefer] : []), ...allow])];
+}
+
+async function workspaceBindings(workspaceId: string, capability: string): Promise<ProviderBinding[]> {
+  const key = `${workspaceId}:${capability}`;
+  const version = currentVersion("bindings");
+  const hit = cache.get(key);
+  if (hit && hit.version === version && Date.now() - hit.at < BINDINGS_TTL_MS) return hit.rows;
+  const rows = await db().providerBinding.findMany({
+    where: { workspaceId, capability },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  if (cache.size > 10_000) cache.clear();
+  cache.set(key, { at: Date.now(), version, rows });
+  return rows;
+}
+
+export function resetBindingCache(): void {
+  cache.clear();
+}
+
+/**
+ * The ready bindings able to serve this request, in provider order. `covers`
+ * says why a ready binding cannot serve it (its own policy), or null.
+ * `usable` drops bindings that cannot serve the call for a technical reason
+ * (e.g. no base URL) and says why, or returns null.
+ */
+export async function candidateBindings(
+  workspaceId: string,
+  entry: TCapabilityEntry,
+  action: string,
+  covers: (b: ProviderBinding) => string | null,
+): Promise<ProviderBinding[]> {
+  const order = providerOrder(entry);
+  const rows = (await workspaceBindings(workspaceId, entry.id)).filter((b) => order.includes(b.provider));
+  const ready = rows.filter((b) => b.status === "ready");
+  if (!ready.length) {
+    if (rows.length) throw new Deny("binding_revoked", `the workspace's ${entry.id} bindings for the allowed providers are revoked or expired`);
+    throw new Deny("binding_missing", `no ${entry.id} binding for an allowed provider (${order.join(", ")})`);
+  }
+  const reasons: string[] = [];
+  const fit = ready.filter((b) => {
+    const why = (b.actions as string[]).includes(action) ? covers(b) : `its actions do not include ${action}`;
+    if (why) reasons.push(`binding ${b.id}: ${why}`);
+    return !why;
+  });
+  if (!fit.length) throw new Deny("policy_blocked", `no ready ${entry.id} binding allows this request (${reasons.join("; ")})`);
+  return order.flatMap((provider) => fit.filter((b) => b.provider === provider));
+}
+
+export type TAudits = Array<{ action: TAuditAction; details: Record<string, unknown> }>;
+
+/**
+ * Calls `call` on the first candidate, and on an outage on the next ones when
+ * the contract says `fallback: listed`. Returns the result with the binding
+ * that served it.
+ */
+export async function withFallback<B extends { id: string; provider: string }, R>(
+  candidates: B[],
+  fallback: "none" | "listed",
+  audits: TAudits,
+  call: (b: B) => Promise<R>,
+): Promise<{ result: R; binding: B; fallbackUsed: boolean }> {
+  const tried = fallback === "listed" ? candidates : candidates.slice(0, 1);
+  let lastError = "no provider available";
+  // A ready binding whose credential was revoked or has expired (before the expiry sweep marks the
+  // binding) is unusable, not a provider outage: when every candidate is such a binding, binding_revoked.
+  let onlyUnusable = true;
+  for (let i = 0; i < tried.length; i++) {
+    const b = tried[i]!;
+    try {
+      const result = await call(b);
+      if (i > 0) audits.push({ action: "capability.fallback", details: { from: tried[0]!.provider, to: b.provider, binding_id: b.id } });
+      return { result, binding: b, fallbackUsed: i > 0 };
+    } catch (err) {
+      if (err instanceof ProviderError && err.kind === "rejected") throw new Deny("provider_rejected", `${b.provider}: ${err.message}`);
+      const unusable = err instanceof AppError && (err.reason === "credential_revoked" || err.reason === "credential_expired");
+      if (!unusable) onlyUnusable = false;
+      lastError = `${b.provider}: ${(err as Error).message}`;
+    }
+  }
+  throw new Deny(onlyUnusable ? "binding_revoked" : "provider_unavailable", lastError);
+}
