@@ -330,7 +330,8 @@ describe("anthropicGenerate against a hand-written answer", () => {
     expect(slow).toMatchObject({ kind: "unavailable", message: "provider timed out" });
     expect((await failure(call({ modelKind: "embedding" }))).kind).toBe("rejected");
     expect((await failure(call({ input: { messages: [{ role: "system", content: "only" }] } }))).kind).toBe("rejected");
+    // Rate limited: transient, like an outage (a listed fallback may serve the call).
     answer = { status: 429, body: JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "slow down" } }) };
-    expect((await failure(call())).kind).toBe("rejected");
+    expect((await failure(call())).kind).toBe("unavailable");
   });
 });

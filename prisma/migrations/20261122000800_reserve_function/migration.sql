@@ -69,3 +69,53 @@ BEGIN
     RETURN TRUE;
 END
 $$;
+
+-- Group commit: many reservations (or settlements) in one statement, in the
+-- caller's order (sorted by budget id, so every batch takes budget rows in the
+-- same order and batches never deadlock each other). Each item behaves exactly
+-- like its single-item function; the results come back in input order.
+CREATE FUNCTION capstan_reserve_batch(
+    p_ids TEXT[],
+    p_budgets TEXT[],
+    p_units DOUBLE PRECISION[],
+    p_bindings TEXT[],
+    p_expires TIMESTAMPTZ
+) RETURNS TEXT[]
+LANGUAGE plpgsql AS $$
+DECLARE
+    results TEXT[] := '{}';
+BEGIN
+    FOR i IN 1..coalesce(cardinality(p_ids), 0) LOOP
+        results := results || capstan_reserve(
+            p_ids[i], p_budgets[i], p_units[i],
+            CASE WHEN p_bindings[i] = '' THEN '{}'::TEXT[] ELSE string_to_array(p_bindings[i], ',') END,
+            p_expires);
+    END LOOP;
+    RETURN results;
+END
+$$;
+
+CREATE FUNCTION capstan_settle_batch(
+    p_ids TEXT[],
+    p_actual DOUBLE PRECISION[],
+    p_used_bindings TEXT[]
+) RETURNS INTEGER
+LANGUAGE plpgsql AS $$
+DECLARE
+    settled INTEGER := 0;
+    rec RECORD;
+BEGIN
+    -- In budget id order, like capstan_reserve_batch's callers sort theirs.
+    FOR rec IN
+        SELECT x.id, x.actual, x.used
+          FROM unnest(p_ids, p_actual, p_used_bindings) AS x(id, actual, used)
+          LEFT JOIN budget_reservations r ON r.id = x.id
+         ORDER BY r.budget_id NULLS LAST, x.id
+    LOOP
+        IF capstan_settle(rec.id, rec.actual, rec.used) THEN
+            settled := settled + 1;
+        END IF;
+    END LOOP;
+    RETURN settled;
+END
+$$;

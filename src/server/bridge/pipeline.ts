@@ -11,7 +11,7 @@ import { logger } from "@/server/platform/logger";
 import type { TAuditAction } from "@/server/platform/audit";
 import { activeContract, workspacePlan } from "./context";
 import type { TResultReason, TUsage } from "./bridge.contract";
-import { runAi, type TAiPlan } from "./ai";
+import { planAiCall, runAi } from "./ai";
 import { messageBytes, planEmailCall, runEmail } from "./email";
 import { checkKvScope, runKv } from "./kv";
 import { checkStorageScope, objectBytes, runStorage } from "./storage";
@@ -98,7 +98,7 @@ export async function invoke(
 
     if (call.capability === "data.kv") checkKvScope(entry, call.action, call.body);
     const storagePlan = call.capability === "storage.object" ? await checkStorageScope(caller.workspaceId, entry, call.action, call.body) : null;
-    const plan = call.capability === "ai.generate" ? await planAi(caller.workspaceId, entry, call.body) : null;
+    const plan = call.capability === "ai.generate" ? await planAiCall(caller.workspaceId, entry, call.body) : null;
     const emailPlan = call.capability === "email.send" ? await planEmailCall(caller.workspaceId, entry, call.body) : null;
     const reserveUnits = plan
       ? plan.reserveTokens
@@ -175,11 +175,6 @@ export async function invoke(
     audits,
   });
   return outcome;
-}
-
-async function planAi(workspaceId: string, entry: TCapabilityEntry, body: Record<string, unknown>): Promise<TAiPlan> {
-  const { planAiCall } = await import("./ai");
-  return planAiCall(workspaceId, entry, body);
 }
 
 /**

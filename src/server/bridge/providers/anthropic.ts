@@ -39,6 +39,7 @@ export async function anthropicGenerate(c: TAiCall): Promise<{ output: unknown; 
   } catch (err) {
     throw new ProviderError("unavailable", (err as Error).name === "TimeoutError" ? "provider timed out" : "provider unreachable");
   }
+  if (res.status === 429 || res.status === 408) throw new ProviderError("unavailable", `provider answered ${res.status}`);
   if (res.status >= 500) throw new ProviderError("unavailable", res.status === 529 ? "provider overloaded (529)" : `provider answered ${res.status}`);
   if (res.status >= 400) throw new ProviderError("rejected", `provider answered ${res.status}`);
   let json: TAnthropicAnswer;

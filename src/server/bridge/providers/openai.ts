@@ -38,7 +38,8 @@ export async function openAiGenerate(c: TAiCall): Promise<{ output: unknown; usa
   } catch (err) {
     throw new ProviderError("unavailable", (err as Error).name === "TimeoutError" ? "provider timed out" : "provider unreachable");
   }
-  if (res.status >= 500) throw new ProviderError("unavailable", `provider answered ${res.status}`);
+  // 429 (rate limited) and 408 are transient: an outage for this call, so a listed fallback may serve it.
+  if (res.status >= 500 || res.status === 429 || res.status === 408) throw new ProviderError("unavailable", `provider answered ${res.status}`);
   if (res.status >= 400) throw new ProviderError("rejected", `provider answered ${res.status}`);
   let json: {
     choices?: Array<{ message?: { content?: string } }>;

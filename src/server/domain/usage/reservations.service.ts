@@ -1,6 +1,7 @@
-import { db } from "@/server/platform/db/client";
+import { db, rawQuery } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
 import { utcMonth } from "@/server/platform/time";
+import { GroupCommit } from "@/server/platform/group-commit";
 import { budgetId, ensureMonthBudgets } from "./budget.service";
 import type { TUsageCategory } from "./usage.contract";
 
@@ -27,8 +28,13 @@ export type TReservation = { id: string; budgetId: string; units: number; bindin
 /**
  * Reserves `units` of this month's category budget and, when `bindingIds` are
  * given, of the first of those bindings whose own token budget fits, in ONE
- * statement (the capstan_reserve function: one round trip, one transaction).
- * Null when the month budget or every candidate binding would be exceeded.
+ * statement (capstan_reserve: one round trip, one transaction). Null when the
+ * month budget or every candidate binding would be exceeded.
+ *
+ * Group commit: while one reservation statement is in flight, the ones that
+ * arrive queue up and go together in the next (capstan_reserve_batch), so a
+ * hot budget row is locked once per batch instead of once per call. Alone, a
+ * call goes at once: batching never adds a wait.
  */
 export async function reserveBudget(
   workspaceId: string,
@@ -38,25 +44,49 @@ export async function reserveBudget(
 ): Promise<TReservation | null> {
   const month = utcMonth();
   await ensureBudgetRow(workspaceId, month);
-  const id = budgetId(workspaceId, category, month);
-  const rid = newId("rsv");
-  const expiresAt = new Date(Date.now() + RESERVATION_TTL_MS);
-  const rows = await db().$queryRaw<{ binding: string | null }[]>`
-    SELECT capstan_reserve(${rid}, ${id}, ${units}::float8, ${opts.bindingIds ?? []}::text[], ${expiresAt}::timestamptz) AS binding`;
-  const binding = rows[0]?.binding;
-  if (binding === null || binding === undefined) return null;
-  return { id: rid, budgetId: id, units, bindingId: binding || null };
+  const item: TReserveItem = {
+    id: newId("rsv"), budgetId: budgetId(workspaceId, category, month), units, bindingIds: opts.bindingIds ?? [],
+    expiresAt: new Date(Date.now() + RESERVATION_TTL_MS),
+  };
+  const binding = await reserveQueue.add(item);
+  if (binding === null) return null;
+  return { id: item.id, budgetId: item.budgetId, units, bindingId: binding || null };
 }
 
 /**
  * Moves a reservation to actual usage (0 releases it), on the month budget and
  * on the binding it held (the usage is charged to `usedBindingId` when a
  * fallback served the call). A reservation already swept is a no-op. One
- * statement (capstan_settle), locking in the same order as the reservation.
+ * statement (capstan_settle), locking in the same order as the reservation;
+ * group-committed like reservations.
  */
 export async function settleReservation(reservationId: string, actualUnits: number, usedBindingId?: string | null): Promise<void> {
-  await db().$queryRaw`SELECT capstan_settle(${reservationId}, ${actualUnits}::float8, ${usedBindingId ?? null}::text) AS settled`;
+  await settleQueue.add({ id: reservationId, actual: actualUnits, usedBindingId: usedBindingId ?? null });
 }
+
+type TReserveItem = { id: string; budgetId: string; units: number; bindingIds: string[]; expiresAt: Date };
+type TSettleItem = { id: string; actual: number; usedBindingId: string | null };
+
+const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) => {
+  // Sorted by budget id: every batch locks budget rows in one global order.
+  const order = items.map((_, i) => i).sort((x, y) => (items[x]!.budgetId < items[y]!.budgetId ? -1 : items[x]!.budgetId > items[y]!.budgetId ? 1 : x - y));
+  const sorted = order.map((i) => items[i]!);
+  const expires = sorted.reduce((max, r) => (r.expiresAt > max ? r.expiresAt : max), sorted[0]!.expiresAt);
+  const rows = await rawQuery<{ r: (string | null)[] }>(
+    "SELECT capstan_reserve_batch($1::text[], $2::text[], $3::float8[], $4::text[], $5::timestamptz) AS r",
+    [sorted.map((r) => r.id), sorted.map((r) => r.budgetId), sorted.map((r) => r.units), sorted.map((r) => r.bindingIds.join(",")), expires],
+  );
+  const out = new Array<string | null>(items.length);
+  order.forEach((orig, k) => (out[orig] = rows[0]!.r[k] ?? null));
+  return out;
+});
+
+const settleQueue = new GroupCommit<TSettleItem, void>(async (items) => {
+  await rawQuery("SELECT capstan_settle_batch($1::text[], $2::float8[], $3::text[]) AS n", [
+    items.map((s) => s.id), items.map((s) => s.actual), items.map((s) => s.usedBindingId),
+  ]);
+  return items.map(() => undefined);
+});
 
 /**
  * Releases reservations whose call died (expired); returns how many. One

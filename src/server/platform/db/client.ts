@@ -23,7 +23,12 @@ export type TDb = ReturnType<typeof makeClient>;
 /** The client inside `$transaction(async (tx) => ...)`. */
 export type TTx = Parameters<Parameters<TDb["$transaction"]>[0]>[0];
 
-type TState = { promise?: Promise<TDb>; client?: TDb; kind?: "postgres" | "pglite"; close?: () => Promise<void> };
+/** A plain parameterised statement ($1, $2...) on the same database, without the ORM's per-query work. */
+export type TRawQuery = <T>(text: string, params: unknown[]) => Promise<T[]>;
+
+type TState = {
+  promise?: Promise<TDb>; client?: TDb; kind?: "postgres" | "pglite"; close?: () => Promise<void>; raw?: TRawQuery;
+};
 
 // Next.js bundles instrumentation, route handlers and pages separately; the
 // process-wide state lives on globalThis so they all share one client.
@@ -45,8 +50,15 @@ async function open(): Promise<TDb> {
     }
     const adapter = new PrismaPg({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE });
     const client = makeClient(adapter);
+    // A small pool of its own for the Bridge's hot statements (budget reservations).
+    const { default: pg } = await import("pg");
+    const hot = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: Math.max(2, Math.ceil(cfg.DATABASE_POOL_SIZE / 4)) });
+    state.raw = async <T>(text: string, params: unknown[]) => (await hot.query(text, params)).rows as T[];
     state.kind = "postgres";
-    state.close = () => client.$disconnect();
+    state.close = async () => {
+      await client.$disconnect();
+      await hot.end();
+    };
     return client;
   }
   const { PGlite } = await import("@electric-sql/pglite");
@@ -58,6 +70,7 @@ async function open(): Promise<TDb> {
   const lite = await PGlite.create(dir);
   if (cfg.CAPSTAN_MIGRATE_ON_START) await migrate(pgliteRunner(lite), { log });
   const client = makeClient(new PrismaPGlite(lite));
+  state.raw = async <T>(text: string, params: unknown[]) => (await lite.query<T>(text, params)).rows;
   state.kind = "pglite";
   state.close = async () => {
     await client.$disconnect();
@@ -115,6 +128,12 @@ export function db(): TDb {
   return state.client;
 }
 
+/** Plain SQL for hot paths (services only, like db()); after getDb() resolved. */
+export function rawQuery<T>(text: string, params: unknown[]): Promise<T[]> {
+  if (!state.raw) throw new Error("database not opened yet: await getDb() first");
+  return state.raw<T>(text, params);
+}
+
 export function dbKind(): "postgres" | "pglite" | undefined {
   return state.kind;
 }
@@ -124,5 +143,6 @@ export async function closeDb(): Promise<void> {
   state.promise = undefined;
   state.client = undefined;
   state.close = undefined;
+  state.raw = undefined;
   await close?.();
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { GroupCommit } from "./group-commit";
+
+describe("GroupCommit", () => {
+  it("flushes a lone item at once and batches the ones that arrive while a flush is in flight", async () => {
+    const batches: number[][] = [];
+    let release: () => void = () => undefined;
+    const gc = new GroupCommit<number, number>(async (items) => {
+      batches.push(items);
+      if (batches.length === 1) await new Promise<void>((r) => (release = r));
+      return items.map((i) => i * 10);
+    });
+    const first = gc.add(1);
+    expect(batches).toEqual([[1]]); // no timer: the first item went at once
+    const rest = [gc.add(2), gc.add(3), gc.add(4)];
+    release();
+    expect(await first).toBe(10);
+    expect(await Promise.all(rest)).toEqual([20, 30, 40]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it("caps a batch at max items", async () => {
+    const sizes: number[] = [];
+    let release: () => void = () => undefined;
+    const gc = new GroupCommit<number, number>(async (items) => {
+      sizes.push(items.length);
+      if (sizes.length === 1) await new Promise<void>((r) => (release = r));
+      return items;
+    }, 2);
+    const all = [0, 1, 2, 3, 4].map((i) => gc.add(i));
+    release();
+    expect(await Promise.all(all)).toEqual([0, 1, 2, 3, 4]);
+    expect(sizes).toEqual([1, 2, 2]);
+  });
+
+  it("retries a failed batch item by item, so only the bad item fails", async () => {
+    let release: () => void = () => undefined;
+    let calls = 0;
+    const gc = new GroupCommit<number, number>(async (items) => {
+      calls++;
+      if (calls === 1) await new Promise<void>((r) => (release = r));
+      if (items.includes(3)) throw new Error("bad item 3");
+      return items;
+    });
+    const first = gc.add(0);
+    const rest = [1, 2, 3].map((i) => gc.add(i).then((v) => ({ ok: v }), (e: Error) => ({ err: e.message })));
+    release();
+    await first;
+    expect(await Promise.all(rest)).toEqual([{ ok: 1 }, { ok: 2 }, { err: "bad item 3" }]);
+  });
+});
