@@ -211,3 +211,26 @@ describe("binding scope (policy_blocked)", () => {
     expect(r.json.reason).toBe("binding_missing");
   });
 });
+
+describe("bridge.rejected", () => {
+  it("audits an authenticated caller's refused request once per identity and reason per window, never an anonymous one", async () => {
+    const s = await setupBridge({ capabilities: [kvCapability()] });
+    const audits = () => db().auditRecord.findMany({ where: { workspaceId: s.ws, action: "bridge.rejected" }, orderBy: { seq: "asc" } });
+    const bad = await bridge(s.token, "data.kv", "set", { key: "no-slash", value: 1 });
+    expect(bad.status).toBe(422);
+    expect((await bridge(s.token, "data.kv", "set", { key: "/app/x", value: 1, extra: true })).status).toBe(422);
+    expect((await bridge(s.token, "data.kv", "get", "{not json")).status).toBe(400);
+    const rows = await audits();
+    // One per reason in the window: the second 422 was folded into the first.
+    expect(rows.map((r) => (r.details as { status: number }).status)).toEqual([422, 400]);
+    expect(rows[0]).toMatchObject({ actorKind: "service", actorId: s.svc.id, targetId: s.svc.id });
+    expect(rows[0]!.details).toMatchObject({ path: "/v1/capabilities/data.kv/set", suppressed_before: 0 });
+    // No token, or a forged one: nothing to attribute, nothing audited.
+    expect((await bridge(null, "data.kv", "get", { key: "/app/x" })).status).toBe(401);
+    expect((await bridge("forged.token.value", "data.kv", "get", { key: "/app/x" })).status).toBe(401);
+    expect((await audits()).length).toBe(2);
+    // Nothing was recorded as a capability invocation for these refusals.
+    expect(await db().capabilityInvocation.count({ where: { workspaceId: s.ws } })).toBe(0);
+  });
+});
+

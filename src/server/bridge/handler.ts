@@ -13,6 +13,7 @@ import { invalidToken } from "@/server/platform/jwt";
 import { ALL_ACTIONS, BRIDGE_ACTIONS, REASON_STATUS, type TBridgeCapability, type TBridgeOutput } from "./bridge.contract";
 import { invoke, type TOutcome } from "./pipeline";
 import { takeToken } from "./rate-limit";
+import { auditRejection } from "./rejections";
 
 /**
  * POST /v1/capabilities/{capability}/{action}: framework-free (Request ->
@@ -29,6 +30,7 @@ export async function handleBridge(req: Request, capability: string, action: str
   const instance = `/v1/capabilities/${capability}/${action}`;
   let correlationId = "";
   let providerMs = 0;
+  let caller: Awaited<ReturnType<typeof authenticateBridgeToken>> | null = null;
   const overhead = () => String(Math.max(0, Math.round((performance.now() - startedAt - providerMs) * 100) / 100));
   try {
     correlationId = resolveCorrelation(req.headers).correlationId;
@@ -42,7 +44,7 @@ export async function handleBridge(req: Request, capability: string, action: str
     const auth = req.headers.get("authorization");
     const m = auth ? /^Bearer ([^\s]+)$/i.exec(auth.trim()) : null;
     if (!m) throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
-    const caller = await authenticateBridgeToken(m[1]!);
+    caller = await authenticateBridgeToken(m[1]!);
     const wait = takeToken(caller.serviceIdentityId);
     if (wait > 0) {
       throw new AppError("rate_limited", `Too many calls for this service identity; retry in ${wait} s`, {
@@ -105,6 +107,7 @@ export async function handleBridge(req: Request, capability: string, action: str
     if (!(err instanceof AppError)) {
       logger.error("bridge.unhandled", { path: instance, correlation_id: correlationId, error: String((err as Error)?.stack ?? err) });
     }
+    if (caller) await auditRejection(caller, err, { path: instance, correlationId });
     const res = problemResponse(err, { instance, correlationId });
     res.headers.set("capstan-overhead-ms", overhead());
     return res;
