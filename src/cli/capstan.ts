@@ -2,7 +2,8 @@ import { parseArgs } from "node:util";
 import { closeDb, getDb } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { callOperatorSocket } from "@/server/platform/operator-socket";
-import { ensureSigningKey, rotateSigningKey } from "@/server/platform/jwt";
+import { ensureSigningKey, reencryptSigningKeys, rotateSigningKey } from "@/server/platform/jwt";
+import { reencryptWebhookSecrets } from "@/server/domain/webhooks/subscriptions.service";
 import { issueTokenForEmail, parseTtl } from "@/server/domain/identity/tokens.service";
 import { reencryptCredentials } from "@/server/domain/credentials/credentials.service";
 import { currentKekId } from "@/server/platform/crypto";
@@ -12,7 +13,8 @@ const USAGE = `capstan <command>
   token --email <email> [--ttl 1h] [--name cli]   print a control-audience API token for an existing user
   migrate                                          apply pending database migrations
   rotate-signing-key                               add a new ES256 signing key (old keys keep verifying)
-  reencrypt-credentials                            re-seal credential secrets under the current CAPSTAN_MASTER_KEY
+  reencrypt-secrets                                re-seal credential secrets, webhook secrets and signing keys
+                                                   under the current CAPSTAN_MASTER_KEY (alias: reencrypt-credentials)
                                                    (old keys in CAPSTAN_PREVIOUS_MASTER_KEYS; stop an embedded server first)
 
 Uses DATABASE_URL (or the embedded PGlite in CAPSTAN_DATA_DIR when unset).`;
@@ -46,11 +48,20 @@ async function main(argv: string[]): Promise<number> {
       await getDb();
       process.stdout.write(`new signing key ${await rotateSigningKey()}\n`);
       return 0;
+    case "reencrypt-secrets":
     case "reencrypt-credentials": {
       await getDb();
-      const { updated, failed } = await reencryptCredentials();
-      process.stdout.write(`re-sealed ${updated} credential(s) under ${currentKekId()}${failed ? `; ${failed} failed (see log)` : ""}\n`);
-      return failed ? 1 : 0;
+      let anyFailed = false;
+      for (const [what, run] of [
+        ["credential secret(s)", reencryptCredentials],
+        ["webhook secret(s)", reencryptWebhookSecrets],
+        ["signing key(s)", reencryptSigningKeys],
+      ] as const) {
+        const { updated, failed } = await run();
+        anyFailed ||= failed > 0;
+        process.stdout.write(`re-sealed ${updated} ${what} under ${currentKekId()}${failed ? `; ${failed} failed (see log)` : ""}\n`);
+      }
+      return anyFailed ? 1 : 0;
     }
     default:
       process.stderr.write(USAGE + "\n");

@@ -84,6 +84,18 @@ export function unseal(sealed: string, aad = ""): string {
   return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
 }
 
+/** The key-encryption key a sealed value names (for rotation sweeps), or null when it is not a sealed value. */
+export function sealedKekId(sealed: string): string | null {
+  const [v, id] = sealed.split(".");
+  return v === "v1" && id ? id : null;
+}
+
+/** Whether a sealed value should be re-sealed under the current master key. */
+export function needsReseal(sealed: string): boolean {
+  const id = sealedKekId(sealed);
+  return id !== null && id !== currentKekId();
+}
+
 export function sha256Hex(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }

@@ -1,9 +1,10 @@
 import { errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
 import { db } from "./db/client";
-import { currentKekId, seal, unseal } from "./crypto";
+import { currentKekId, needsReseal, seal, unseal } from "./crypto";
 import { env } from "./env";
 import { AppError } from "./errors";
 import { ulid } from "./ids";
+import { logger } from "./logger";
 
 /**
  * The service is its own token issuer: ES256 keys (kid), private halves sealed
@@ -48,6 +49,34 @@ export async function rotateSigningKey(): Promise<string> {
   });
   g.__capstanKeys = undefined;
   return kid;
+}
+
+/**
+ * Master key rotation for signing keys: re-seals every private key not sealed
+ * under the current master key (the old one must still be in
+ * CAPSTAN_PREVIOUS_MASTER_KEYS). Compare-and-swap per row, so it is safe to
+ * run repeatedly and next to a running server.
+ */
+export async function reencryptSigningKeys(): Promise<{ updated: number; failed: number }> {
+  let updated = 0;
+  let failed = 0;
+  for (const row of await db().signingKey.findMany({ select: { kid: true, privateJwkSealed: true } })) {
+    if (!needsReseal(row.privateJwkSealed)) continue;
+    const aad = `signing_key:${row.kid}`;
+    try {
+      const resealed = seal(unseal(row.privateJwkSealed, aad), aad);
+      const r = await db().signingKey.updateMany({
+        where: { kid: row.kid, privateJwkSealed: row.privateJwkSealed },
+        data: { privateJwkSealed: resealed, kekId: currentKekId() },
+      });
+      updated += r.count;
+    } catch (err) {
+      logger.error("jwt.reencrypt_failed", { kid: row.kid, error: (err as Error).name });
+      failed++;
+    }
+  }
+  g.__capstanKeys = undefined;
+  return { updated, failed };
 }
 
 async function keyCache(force = false): Promise<TKeyCache> {

@@ -1,7 +1,8 @@
 import { isIP } from "node:net";
 import type { EventSubscription } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
-import { seal } from "@/server/platform/crypto";
+import { needsReseal, seal, unseal } from "@/server/platform/crypto";
+import { logger } from "@/server/platform/logger";
 import { env } from "@/server/platform/env";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -92,4 +93,35 @@ export async function rotateSubscriptionSecret(workspaceId: string, id: string):
     data: { secretSealed: seal(secret, `webhook:${id}`), status: "active", disabledReason: null, updatedAt: new Date() },
   });
   return { ...toSubscription(row), secret };
+}
+
+/**
+ * Master key rotation for webhook signing secrets: re-seals every secret not
+ * sealed under the current master key (compare-and-swap per row; safe to run
+ * repeatedly and next to a running server). Secrets never reach the log.
+ */
+export async function reencryptWebhookSecrets(): Promise<{ updated: number; failed: number }> {
+  let updated = 0;
+  let failed = 0;
+  let after = "";
+  for (;;) {
+    const rows = await db().eventSubscription.findMany({
+      where: { id: { gt: after } }, select: { id: true, secretSealed: true }, orderBy: { id: "asc" }, take: 200,
+    });
+    if (!rows.length) break;
+    for (const row of rows) {
+      after = row.id;
+      if (!needsReseal(row.secretSealed)) continue;
+      const aad = `webhook:${row.id}`;
+      try {
+        const resealed = seal(unseal(row.secretSealed, aad), aad);
+        const r = await db().eventSubscription.updateMany({ where: { id: row.id, secretSealed: row.secretSealed }, data: { secretSealed: resealed } });
+        updated += r.count;
+      } catch (err) {
+        logger.error("webhooks.reencrypt_failed", { subscription_id: row.id, error: (err as Error).name });
+        failed++;
+      }
+    }
+  }
+  return { updated, failed };
 }
