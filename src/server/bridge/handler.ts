@@ -1,14 +1,12 @@
 import { authenticateBridgeToken } from "@/server/domain/service-identities/token.service";
 import { parseJsonBody, readBodyLimited } from "@/server/platform/body";
-import { canonicalJson } from "@/server/platform/canonical-json";
 import { resolveCorrelation } from "@/server/platform/correlation";
-import { sha256Hex } from "@/server/platform/crypto";
 import { getDb } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { AppError, problemResponse, zodIssuesToErrors, type TErrorCode } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, validateIdempotencyKey } from "@/server/platform/idempotency";
+import { claimIdempotencyKey, requestFingerprint, completeIdempotencyKey, releaseIdempotencyKey, validateIdempotencyKey } from "@/server/platform/idempotency";
 import { invalidToken } from "@/server/platform/jwt";
 import { ALL_ACTIONS, BRIDGE_ACTIONS, REASON_STATUS, type TBridgeCapability, type TBridgeOutput } from "./bridge.contract";
 import { invoke, type TOutcome } from "./pipeline";
@@ -67,7 +65,7 @@ export async function handleBridge(req: Request, capability: string, action: str
     if (idemKey) {
       const claim = await claimIdempotencyKey(
         { principalId: caller.serviceIdentityId, method: "POST", path: instance, key: idemKey },
-        sha256Hex(canonicalJson(raw)),
+        requestFingerprint(raw),
       );
       if (claim.kind === "replay") {
         return new Response(claim.response.body, {

@@ -10,12 +10,11 @@ import { env } from "@/server/platform/env";
 import { AppError, problemResponse, toAppError } from "@/server/platform/errors";
 import { readBodyLimited, parseJsonBody } from "@/server/platform/body";
 import { resolveCorrelation } from "@/server/platform/correlation";
-import { canonicalJson } from "@/server/platform/canonical-json";
-import { sha256Hex } from "@/server/platform/crypto";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   releaseIdempotencyKey,
+  requestFingerprint,
   validateIdempotencyKey,
 } from "@/server/platform/idempotency";
 import { logger } from "@/server/platform/logger";
@@ -171,7 +170,7 @@ export async function handleRest(req: Request): Promise<Response> {
     let claimId: string | undefined;
     if (idemKey && auth.principal) {
       const scope = { principalId: auth.principal.userId, method, path: instance, key: idemKey };
-      const claim = await claimIdempotencyKey(scope, sha256Hex(canonicalJson(body ?? {})));
+      const claim = await claimIdempotencyKey(scope, requestFingerprint(body));
       if (claim.kind === "replay") {
         const h = new Headers(claim.response.headers);
         h.set("idempotent-replayed", "true");

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "./env";
@@ -94,6 +94,24 @@ export function sealedKekId(sealed: string): string | null {
 export function needsReseal(sealed: string): boolean {
   const id = sealedKekId(sealed);
   return id !== null && id !== currentKekId();
+}
+
+const derived = new Map<string, Buffer>();
+
+/**
+ * HMAC-SHA256 under a key derived (HKDF) from the current master key for one
+ * purpose: fingerprints that must not be guessable offline from the database
+ * alone (a weak secret in a request body cannot be brute-forced from its hash).
+ */
+export function keyedHashHex(purpose: string, data: string): string {
+  const kek = loadKeys().current;
+  const cacheKey = `${kek.id}:${purpose}`;
+  let key = derived.get(cacheKey);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", kek.key, Buffer.alloc(0), `capstan/${purpose}`, 32));
+    derived.set(cacheKey, key);
+  }
+  return createHmac("sha256", key).update(data).digest("hex");
 }
 
 export function sha256Hex(data: string | Buffer): string {

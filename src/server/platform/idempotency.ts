@@ -1,3 +1,5 @@
+import { canonicalJson } from "./canonical-json";
+import { keyedHashHex } from "./crypto";
 import { db } from "./db/client";
 import { AppError } from "./errors";
 import { newId } from "./ids";
@@ -17,6 +19,15 @@ export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
 export type TIdemScope = { principalId: string; method: string; path: string; key: string };
 export type TStoredResponse = { status: number; headers: Record<string, string>; body: string };
 export type TClaim = { kind: "claimed"; id: string } | { kind: "replay"; response: TStoredResponse };
+
+/**
+ * The stored fingerprint of a request body: HMAC of its canonical JSON under a
+ * key derived from the master key (`h1:` prefix), so an idempotency row never
+ * allows offline guessing of a secret the body carried (a credential create).
+ */
+export function requestFingerprint(body: unknown): string {
+  return `h1:${keyedHashHex("idempotency", canonicalJson(body ?? {}))}`;
+}
 
 export function validateIdempotencyKey(raw: string | null): string | undefined {
   if (raw === null) return undefined;
