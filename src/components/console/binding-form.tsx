@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link2 } from "lucide-react";
-import { useMemo, useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -15,7 +15,7 @@ import type { TCapabilityScope, TProviderConfig } from "@/server/domain/credenti
 import { CAPABILITY_RULES, isCapabilityId, type TCapabilityId } from "@/server/domain/source/contract-rules";
 import { credentialState, lines, type TCredentialRow } from "./credentials-view";
 
-type TField = { key: string; label: string; kind: "text" | "number" | "lines"; placeholder?: string; defaultValue?: string };
+type TField = { key: string; label: string; kind: "text" | "number" | "lines"; placeholder?: string; defaultValue?: string; hint?: string };
 
 /** capability_scope.scope (and ai.generate's provider model names) per capability, as form fields. */
 const SCOPE_FIELDS: Record<TCapabilityId, TField[]> = {
@@ -43,11 +43,16 @@ const SCOPE_FIELDS: Record<TCapabilityId, TField[]> = {
 
 /** Optional provider connection settings per capability (no secrets here: those are in the credential). */
 const CONFIG_FIELDS: Record<TCapabilityId, TField[]> = {
-  "ai.generate": [{ key: "base_url", label: "Base URL (optional)", kind: "text", placeholder: "https://api.openai.com/v1" }],
+  "ai.generate": [
+    { key: "base_url", label: "Base URL", kind: "text", placeholder: "https://api.openai.com/v1", hint: "Needed for Bridge calls: a binding without one is skipped." },
+  ],
   "storage.object": [
-    { key: "endpoint", label: "Endpoint (optional)", kind: "text", placeholder: "https://s3.eu-west-1.amazonaws.com" },
-    { key: "bucket", label: "Bucket (optional)", kind: "text" },
-    { key: "region", label: "Region (optional)", kind: "text", placeholder: "eu-west-1" },
+    {
+      key: "endpoint", label: "Endpoint", kind: "text", placeholder: "https://s3.eu-west-1.amazonaws.com",
+      hint: "S3-compatible endpoint (AWS S3, MinIO, R2…). Needed for Bridge calls, with the bucket.",
+    },
+    { key: "bucket", label: "Bucket", kind: "text", hint: "Objects are stored under <product_id>/<key>." },
+    { key: "region", label: "Region (optional)", kind: "text", placeholder: "us-east-1", hint: "Defaults to us-east-1." },
   ],
   "data.kv": [],
   "email.send": [
@@ -97,17 +102,50 @@ function buildConfig(cap: TCapabilityId, f: Record<string, string>, extra: { api
 }
 
 function FieldInput({ id, field, value, onChange }: { id: string; field: TField; value: string; onChange: (v: string) => void }) {
+  const hintId = field.hint ? `${id}-hint` : undefined;
   return (
     <div className="space-y-1.5">
       <Label htmlFor={id}>{field.label}</Label>
       {field.kind === "lines" ? (
-        <textarea id={id} className={cn(inputClass, "h-auto min-h-16 py-2 font-mono text-xs")} placeholder={field.placeholder} value={value} onChange={(e) => onChange(e.target.value)} />
+        <textarea id={id} className={cn(inputClass, "h-auto min-h-16 py-2 font-mono text-xs")} placeholder={field.placeholder} value={value} aria-describedby={hintId} onChange={(e) => onChange(e.target.value)} />
       ) : (
-        <Input id={id} inputMode={field.kind === "number" ? "numeric" : undefined} placeholder={field.placeholder} value={value} onChange={(e) => onChange(e.target.value)} />
+        <Input id={id} inputMode={field.kind === "number" ? "numeric" : undefined} placeholder={field.placeholder} value={value} aria-describedby={hintId} onChange={(e) => onChange(e.target.value)} />
       )}
+      {field.hint ? <p id={hintId} className="text-xs text-slate-500">{field.hint}</p> : null}
     </div>
   );
 }
+
+/** What each ai.generate API style calls, and the base URL it expects. */
+const API_STYLES = {
+  openai: {
+    label: "OpenAI-compatible",
+    placeholder: "https://api.openai.com/v1",
+    hint: "POST {base_url}/chat/completions and /embeddings with a Bearer key (OpenAI, Azure, Mistral, vLLM, Ollama…).",
+  },
+  anthropic: {
+    label: "Anthropic Messages",
+    placeholder: "https://api.anthropic.com/v1",
+    hint: "POST {base_url}/messages with x-api-key. Text only: embedding calls go to another binding.",
+  },
+} as const;
+type TApiStyle = keyof typeof API_STYLES;
+
+/** The credential secret each capability's provider expects (the credential holds it; nothing secret is entered here). */
+const SECRET_FORMAT: Partial<Record<TCapabilityId, ReactNode>> = {
+  "storage.object": (
+    <>
+      The credential&apos;s secret must be <code className="font-mono">ACCESS_KEY_ID:SECRET_ACCESS_KEY</code> (optionally{" "}
+      <code className="font-mono">:SESSION_TOKEN</code>) of a key allowed to use the bucket.
+    </>
+  ),
+  "email.send": (
+    <>
+      The credential&apos;s secret is the SMTP password, or <code className="font-mono">username:password</code> (without a username, the
+      from address signs in).
+    </>
+  ),
+};
 
 /** Create a provider binding: pick a credential; capability, actions and limits follow from it. */
 export function CreateBindingForm({ ws }: { ws: string }) {
@@ -132,7 +170,7 @@ export function CreateBindingForm({ ws }: { ws: string }) {
   const [units, setUnits] = useState("1000000");
   const [fields, setFields] = useState<Record<string, string>>({});
   const [models, setModels] = useState<TModel[]>(["text"]);
-  const [apiStyle, setApiStyle] = useState("openai");
+  const [apiStyle, setApiStyle] = useState<TApiStyle>("openai");
   const [secure, setSecure] = useState(false);
 
   const create = useMutation(
@@ -222,6 +260,10 @@ export function CreateBindingForm({ ws }: { ws: string }) {
               </div>
               <fieldset className="space-y-3">
                 <legend className="text-sm font-medium text-slate-800">Limits for {cap}</legend>
+                <p className="text-xs text-slate-500">
+                  These limits and the actions above also bound Bridge calls: a call outside every ready binding&apos;s scope is denied{" "}
+                  <code className="font-mono">policy_blocked</code>.
+                </p>
                 {cap === "ai.generate" ? (
                   <div className="flex flex-wrap gap-4">
                     {(["text", "embedding"] as const).map((m) => (
@@ -243,19 +285,37 @@ export function CreateBindingForm({ ws }: { ws: string }) {
               {CONFIG_FIELDS[cap].length ? (
                 <fieldset className="space-y-3">
                   <legend className="text-sm font-medium text-slate-800">Provider connection</legend>
+                  {SECRET_FORMAT[cap] ? <p className="text-xs text-slate-500">{SECRET_FORMAT[cap]}</p> : null}
                   <div className="grid gap-3 sm:grid-cols-3">
-                    {CONFIG_FIELDS[cap].map((f) => (
-                      <FieldInput key={f.key} id={`bind-${f.key}`} field={f} value={fields[f.key] ?? ""} onChange={set(f.key)} />
-                    ))}
                     {cap === "ai.generate" ? (
                       <div className="space-y-1.5">
                         <Label htmlFor="bind-api-style">API style</Label>
-                        <Select id="bind-api-style" value={apiStyle} onChange={(e) => setApiStyle(e.target.value)}>
-                          <option value="openai">OpenAI-compatible</option>
-                          <option value="anthropic">Anthropic</option>
+                        <Select
+                          id="bind-api-style"
+                          value={apiStyle}
+                          aria-describedby="bind-api-style-hint"
+                          onChange={(e) => setApiStyle(e.target.value as TApiStyle)}
+                        >
+                          {(Object.keys(API_STYLES) as TApiStyle[]).map((style) => (
+                            <option key={style} value={style}>
+                              {API_STYLES[style].label}
+                            </option>
+                          ))}
                         </Select>
+                        <p id="bind-api-style-hint" className="text-xs text-slate-500">
+                          {API_STYLES[apiStyle].hint}
+                        </p>
                       </div>
                     ) : null}
+                    {CONFIG_FIELDS[cap].map((f) => (
+                      <FieldInput
+                        key={f.key}
+                        id={`bind-${f.key}`}
+                        field={f.key === "base_url" ? { ...f, placeholder: API_STYLES[apiStyle].placeholder } : f}
+                        value={fields[f.key] ?? ""}
+                        onChange={set(f.key)}
+                      />
+                    ))}
                     {cap === "email.send" ? (
                       <label className="flex items-center gap-2 self-end pb-2 text-sm">
                         <input type="checkbox" className="size-4" checked={secure} onChange={(e) => setSecure(e.target.checked)} />

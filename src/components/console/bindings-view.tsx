@@ -108,6 +108,11 @@ function BindingsTable({ ws }: { ws: string }) {
                       </div>
                       <div className="font-mono text-xs text-slate-500">{b.id}</div>
                       <div className="font-mono text-xs text-slate-500">credential {b.credential_id}</div>
+                      {b.capability === "ai.generate" ? (
+                        <div className="text-xs text-slate-500">
+                          {b.provider_config?.api_style === "anthropic" ? "Anthropic Messages" : "OpenAI-compatible"} API
+                        </div>
+                      ) : null}
                     </TableCell>
                     <TableCell>
                       <Badge tone={STATUS_TONE[b.status]}>{b.status}</Badge>

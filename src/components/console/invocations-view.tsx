@@ -1,6 +1,7 @@
 "use client";
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -8,14 +9,59 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { cn, focusRing } from "@/components/ui/cn";
 import { problemOf, useTRPC } from "@/lib/trpc/client";
+import type { TResultReason } from "@/server/bridge/bridge.contract";
 import { formatDateTime, formatUnits } from "./format";
 import { LoadMore } from "./load-more";
+import { workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
 
 const OUTCOMES = ["completed", "denied", "failed", "requested"] as const;
 const CAPABILITIES = ["ai.generate", "storage.object", "data.kv", "email.send"] as const;
 const TONE = { completed: "success", denied: "warning", failed: "danger", requested: "info" } as const;
+
+/** Spec 6.3 result reasons in words, and where in the console to act on them. */
+const REASONS: Record<TResultReason, { text: string; fix?: { path: string; label: string } }> = {
+  outside_contract: { text: "Outside the product's confirmed capability contract (capability, action or scope).", fix: { path: "/products", label: "Products" } },
+  permission_denied: {
+    text: "The service identity's Bridge permissions do not include this action.",
+    fix: { path: "/service-identities", label: "Service identities" },
+  },
+  policy_blocked: {
+    text: "No ready provider binding covers this call: it is outside every binding's actions or scope.",
+    fix: { path: "/bindings", label: "Provider bindings" },
+  },
+  binding_missing: { text: "No provider binding can serve this capability in this workspace.", fix: { path: "/bindings", label: "Provider bindings" } },
+  binding_revoked: { text: "The provider binding, or its credential, is revoked or expired.", fix: { path: "/bindings", label: "Provider bindings" } },
+  usage_denied: { text: "The plan does not include it, or the monthly or binding budget is used up.", fix: { path: "/plan", label: "Plan & budgets" } },
+  provider_unavailable: { text: "The provider could not be reached or was temporarily failing (network, timeout, 5xx, 429)." },
+  provider_rejected: { text: "The provider refused the request (for example bad credentials, an unknown model or bucket)." },
+  output_blocked: { text: "The provider's output contained a stored credential secret, so it was withheld." },
+};
+
+function ReasonCell({ ws, reason }: { ws: string; reason: string | null }) {
+  if (!reason) return <>—</>;
+  const known = Object.hasOwn(REASONS, reason) ? REASONS[reason as TResultReason] : undefined;
+  return (
+    <div className="max-w-80 space-y-0.5">
+      <code className="font-mono text-xs">{reason}</code>
+      {known ? (
+        <p className="text-xs text-slate-600">
+          {known.text}
+          {known.fix ? (
+            <>
+              {" "}
+              <Link href={workspaceHref(ws, known.fix.path)} className={cn("text-sky-700 underline-offset-4 hover:underline", focusRing)}>
+                {known.fix.label}
+              </Link>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /** Bridge calls: filter by product, outcome and capability; each row shows reason, provider, fallback and usage. */
 export function InvocationsView({ ws }: { ws: string }) {
@@ -90,7 +136,7 @@ export function InvocationsView({ ws }: { ws: string }) {
                 <TableCell className="whitespace-nowrap">{formatDateTime(r.created_at)}</TableCell>
                 <TableCell><code>{r.capability}</code> {r.action}</TableCell>
                 <TableCell><Badge tone={TONE[r.outcome]}>{r.outcome}</Badge></TableCell>
-                <TableCell>{r.reason ?? "—"}</TableCell>
+                <TableCell><ReasonCell ws={ws} reason={r.reason} /></TableCell>
                 <TableCell>
                   {r.provider ?? "—"}
                   {r.fallback_used ? <Badge tone="info" className="ml-2">fallback</Badge> : null}

@@ -1,0 +1,186 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * Bridge permissions of service identities in the console: an owner creates
+ * an identity limited to `data.kv:get`, reads its secret once and sees the
+ * permission chips in the list; "Only these actions" with nothing ticked is
+ * refused by the server and explained next to the control; an identity
+ * without permissions is listed as allowed every contract action. The
+ * limited identity may get but not set (permission_denied), and the
+ * invocations page explains the denial in words.
+ *
+ * The product is frozen from a local git repository whose contract allows
+ * every data.kv action (served by the platform, no binding needed); the
+ * server accepts file:// sources with SOURCE_ALLOW_LOCAL=1 (playwright.config.ts).
+ */
+const ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
+const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const WORKSPACE_NAME = `E2E bridge permissions ${suffix}`;
+const LIMITED = `kv-reader-${suffix}`;
+const UNRESTRICTED = `all-actions-${suffix}`;
+
+// Next.js renders its own (empty) role="alert" route announcer: always filter alerts by text.
+
+async function signInAndCreateWorkspace(page: Page, name: string): Promise<string> {
+  await page.goto("/console");
+  await expect(page).toHaveURL(/\/signin/);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/console$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Workspaces" })).toBeVisible();
+  await page.getByLabel("Workspace name").fill(name);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await expect(page).toHaveURL(/\/console\/w\/ws_[0-9a-z]{26}$/);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  return /\/console\/w\/(ws_[0-9a-z]{26})$/.exec(page.url())![1]!;
+}
+
+function makeRepository(dir: string) {
+  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
+  const kv = {
+    id: "data.kv", required: true, actions: ["get", "set", "delete", "list", "increment"],
+    scope: { prefix: "/app", max_value_bytes: 1024, max_keys: 100 },
+    credential_owner: "platform", provider: { allow: ["platform"], fallback: "none" },
+  };
+  git("init", "-q", "-b", "main");
+  git("config", "user.email", "e2e@example.com");
+  git("config", "user.name", "e2e");
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "e2e-kv-app", engines: { node: ">=20" }, scripts: { start: "node server.js" } }));
+  writeFileSync(path.join(dir, "server.js"), 'require("http").createServer((q, s) => s.end("ok")).listen(process.env.PORT || 3000);\n');
+  writeFileSync(path.join(dir, "capabilities.json"), JSON.stringify({ capabilities: [kv] }));
+  git("add", "-A");
+  git("commit", "-qm", "main");
+}
+
+let repoDir = "";
+test.beforeAll(() => {
+  repoDir = mkdtempSync(path.join(os.tmpdir(), "capstan-e2e-perm-repo-"));
+  makeRepository(repoDir);
+});
+test.afterAll(() => {
+  if (repoDir) rmSync(repoDir, { recursive: true, force: true });
+});
+
+async function fillIdentity(page: Page, name: string) {
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  const product = page.getByLabel("Product", { exact: true });
+  await expect(product.locator("option")).toHaveCount(2); // "Choose a product" + ours
+  await product.selectOption({ index: 1 });
+}
+
+test("console service identities: Bridge permissions are chosen at creation, listed and enforced", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const ws = await signInAndCreateWorkspace(page, WORKSPACE_NAME);
+
+  await test.step("create a product with a data.kv contract and confirm it", async () => {
+    await page.goto(`/console/w/${ws}/products`);
+    await page.getByLabel("Repository URL").fill(`file://${repoDir}`);
+    await page.getByRole("button", { name: "Create product" }).click();
+    const freeze = page.getByRole("region", { name: "Source freeze" });
+    await expect(freeze.getByText("Frozen", { exact: true })).toBeVisible({ timeout: 30_000 });
+    await freeze.getByRole("link", { name: /^Review revision/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Revision" })).toBeVisible();
+    await page.getByRole("button", { name: "Confirm descriptor" }).click();
+    await expect(page.getByText("Descriptor confirmed")).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: "data.kv" }).first()).toBeVisible();
+  });
+
+  const permissions = page.getByRole("group", { name: "Bridge permissions" });
+
+  await test.step("the form offers every contract action by default, and says permissions are fixed", async () => {
+    await page.goto(`/console/w/${ws}/service-identities`);
+    await expect(page.getByRole("heading", { level: 1, name: "Service identities" })).toBeVisible();
+    await expect(permissions.getByLabel("All actions in the product's contract")).toBeChecked();
+    await expect(permissions).toContainText("Permissions cannot be changed later");
+    await expect(permissions.getByLabel("data.kv:get", { exact: true })).toHaveCount(0);
+  });
+
+  await test.step("'Only these actions' with nothing ticked is refused next to the control", async () => {
+    await fillIdentity(page, LIMITED);
+    await permissions.getByLabel("Only these actions").check();
+    await expect(permissions.getByRole("group", { name: "data.kv" })).toBeVisible();
+    await page.getByRole("button", { name: "Create service identity" }).click();
+    await expect(permissions.getByRole("listitem").filter({ hasText: "/permissions" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "does not match the schema" })).toBeVisible();
+    await expect(page.getByLabel("Client secret", { exact: true })).toHaveCount(0);
+  });
+
+  await test.step("a capability's 'all actions' box covers its single actions", async () => {
+    const all = permissions.getByLabel("All actions of this capability storage.object:*");
+    await all.check();
+    await expect(permissions.getByLabel("storage.object:read", { exact: true })).toBeChecked();
+    await expect(permissions.getByLabel("storage.object:read", { exact: true })).toBeDisabled();
+    await all.uncheck();
+    await expect(permissions.getByLabel("storage.object:read", { exact: true })).not.toBeChecked();
+  });
+
+  const client = { id: "", secret: "" };
+  await test.step("create the identity with data.kv:get only; the secret is shown once", async () => {
+    await permissions.getByLabel("data.kv:get", { exact: true }).check();
+    await page.getByRole("button", { name: "Create service identity" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `Service identity "${LIMITED}" created` })).toBeVisible();
+    await expect(permissions.getByRole("listitem")).toHaveCount(0);
+    const secret = page.getByLabel("Client secret", { exact: true });
+    await expect(secret).toHaveValue(/^cssec_[A-Za-z0-9_-]{20,}$/);
+    await expect(page.getByLabel("Client ID", { exact: true })).toHaveValue(/^svc_[0-9a-z]{26}$/);
+    client.id = await page.getByLabel("Client ID", { exact: true }).inputValue();
+    client.secret = await secret.inputValue();
+    await page.getByRole("button", { name: "Done" }).click();
+    await expect(secret).toHaveCount(0);
+    // The form is back to its default.
+    await expect(permissions.getByLabel("All actions in the product's contract")).toBeChecked();
+  });
+
+  await test.step("the list shows the identity's permissions as chips", async () => {
+    const row = page.getByRole("row").filter({ hasText: LIMITED });
+    const chips = row.getByRole("list", { name: "Bridge permissions" });
+    await expect(chips.getByRole("listitem")).toHaveText(["data.kv:get"]);
+    await expect(page.getByText("Permissions cannot be changed later").first()).toBeVisible();
+  });
+
+  await test.step("an identity without permissions may call every contract action", async () => {
+    await fillIdentity(page, UNRESTRICTED);
+    await page.getByRole("button", { name: "Create service identity" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `Service identity "${UNRESTRICTED}" created` })).toBeVisible();
+    await page.getByRole("button", { name: "Done" }).click();
+    const row = page.getByRole("row").filter({ hasText: UNRESTRICTED });
+    await expect(row).toContainText("All contract actions");
+    await expect(row.getByRole("list", { name: "Bridge permissions" })).toHaveCount(0);
+  });
+
+  await test.step("after a reload the permissions still come from the server", async () => {
+    await page.reload();
+    await expect(page.getByRole("row").filter({ hasText: LIMITED }).getByRole("list", { name: "Bridge permissions" })).toHaveText("data.kv:get");
+    await expect(page.getByRole("row").filter({ hasText: UNRESTRICTED })).toContainText("All contract actions");
+  });
+
+  await test.step("the Bridge lets the identity get, and denies set with permission_denied", async () => {
+    const tokenRes = await request.post("/v1/oauth/token", {
+      form: { grant_type: "client_credentials", client_id: client.id, client_secret: client.secret },
+    });
+    expect(tokenRes.status(), await tokenRes.text()).toBe(200);
+    const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+    const headers = { authorization: `Bearer ${token}` };
+    const get = await request.post("/v1/capabilities/data.kv/get", { headers, data: { key: "/app/greeting" } });
+    expect(get.status(), await get.text()).toBe(200);
+    expect(await get.json()).toMatchObject({ outcome: "completed", output: { key: "/app/greeting", found: false } });
+    const set = await request.post("/v1/capabilities/data.kv/set", { headers, data: { key: "/app/greeting", value: "hi" } });
+    expect(set.status(), await set.text()).toBe(403);
+    expect(await set.json()).toMatchObject({ reason: "permission_denied" });
+  });
+
+  await test.step("the invocations page explains the denial in words", async () => {
+    await page.goto(`/console/w/${ws}/invocations`);
+    await expect(page.getByRole("heading", { level: 1, name: "Capability invocations" })).toBeVisible();
+    const denied = page.getByRole("row").filter({ hasText: "permission_denied" });
+    await expect(denied).toContainText("set");
+    await expect(denied).toContainText("The service identity's Bridge permissions do not include this action.");
+    await expect(denied.getByRole("link", { name: "Service identities" })).toHaveAttribute("href", `/console/w/${ws}/service-identities`);
+    await expect(page.getByRole("row").filter({ hasText: "completed" })).toContainText("get");
+  });
+});
