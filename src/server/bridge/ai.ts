@@ -1,7 +1,6 @@
-import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TUsage } from "./bridge.contract";
-import { candidateBindings, withFallback, type TAudits } from "./bindings";
+import { bindingSecret, candidateBindings, withFallback, type TAudits } from "./bindings";
 import { Deny } from "./errors";
 import { anthropicGenerate } from "./providers/anthropic";
 import { openAiGenerate, type TAiCall } from "./providers/openai";
@@ -73,21 +72,6 @@ export async function planAiCall(workspaceId: string, entry: TCapabilityEntry, b
   };
 }
 
-/**
- * Unsealed provider keys, cached 5 s per process: a revoked credential revokes
- * its bindings (checked live above), so the cache only stretches an expiry by
- * at most 5 s.
- */
-const SECRET_TTL_MS = 5_000;
-const secrets = new Map<string, { value: string; until: number }>();
-async function cachedSecret(credentialId: string): Promise<string> {
-  const hit = secrets.get(credentialId);
-  if (hit && hit.until > Date.now()) return hit.value;
-  const value = await readCredentialSecret(credentialId);
-  secrets.set(credentialId, { value, until: Date.now() + SECRET_TTL_MS });
-  return value;
-}
-
 function generate(apiStyle: TApiStyle, call: TAiCall): ReturnType<typeof openAiGenerate> {
   return apiStyle === "anthropic" ? anthropicGenerate(call) : openAiGenerate(call);
 }
@@ -99,7 +83,7 @@ export async function runAi(
   const startAt = Math.max(0, plan.startAt ?? 0);
   const served = await withFallback(plan.bindings.slice(startAt), plan.fallback, audits, async (b) =>
     generate(b.apiStyle, {
-      baseUrl: b.baseUrl, apiKey: await cachedSecret(b.credentialId), model: b.model, modelKind: plan.modelKind, input: plan.input,
+      baseUrl: b.baseUrl, apiKey: await bindingSecret(b.credentialId), model: b.model, modelKind: plan.modelKind, input: plan.input,
       maxTokens: plan.reserveTokens, timeoutMs: AI_TIMEOUT_MS,
     }),
   );

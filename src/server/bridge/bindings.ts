@@ -1,6 +1,7 @@
 import type { ProviderBinding } from "@/generated/prisma/client";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TAuditAction } from "@/server/platform/audit";
+import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
 import { currentVersion } from "@/server/platform/change-signals";
 import { db } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";
@@ -30,6 +31,23 @@ export const BINDINGS_TTL_MS = 1_000;
 type TCached = { at: number; version: number; rows: ProviderBinding[] };
 const cache = new Map<string, TCached>();
 
+/**
+ * A binding's unsealed credential secret, cached SECRET_TTL_MS per process:
+ * a revoked credential revokes its bindings, whose status the binding step
+ * reads live (above) before this cache is consulted, so the cache only
+ * stretches an expiry by at most that long. Plaintext lives only here and in
+ * the provider request.
+ */
+const SECRET_TTL_MS = 5_000;
+const secrets = new Map<string, { value: string; until: number }>();
+export async function bindingSecret(credentialId: string): Promise<string> {
+  const hit = secrets.get(credentialId);
+  if (hit && hit.until > Date.now()) return hit.value;
+  const value = await readCredentialSecret(credentialId);
+  secrets.set(credentialId, { value, until: Date.now() + SECRET_TTL_MS });
+  return value;
+}
+
 export function providerOrder(entry: TCapabilityEntry): string[] {
   const { allow, prefer } = entry.provider;
   return [...new Set([...(prefer && allow.includes(prefer) ? [prefer] : []), ...allow])];
@@ -51,6 +69,7 @@ async function workspaceBindings(workspaceId: string, capability: string): Promi
 
 export function resetBindingCache(): void {
   cache.clear();
+  secrets.clear();
 }
 
 /**

@@ -1,7 +1,6 @@
-import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TUsage } from "./bridge.contract";
-import { candidateBindings, withFallback, type TAudits } from "./bindings";
+import { bindingSecret, candidateBindings, withFallback, type TAudits } from "./bindings";
 import { Deny } from "./errors";
 import { smtpSend } from "./providers/smtp";
 
@@ -72,7 +71,7 @@ export async function runEmail(
   audits: TAudits,
 ): Promise<{ provider: string; bindingId: string; fallbackUsed: boolean; usage: TUsage; output: unknown }> {
   const { result, binding, fallbackUsed } = await withFallback(plan.bindings, plan.fallback, audits, async (b) => {
-    const secret = await readCredentialSecret(b.credentialId);
+    const secret = await bindingSecret(b.credentialId);
     const colon = secret.indexOf(":");
     const auth = colon > 0 ? { user: secret.slice(0, colon), pass: secret.slice(colon + 1) } : { user: plan.message.from, pass: secret };
     return smtpSend({ host: b.host, port: b.port, secure: b.secure, auth }, plan.message);

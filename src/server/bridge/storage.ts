@@ -1,11 +1,10 @@
-import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
 import type { ProviderBinding } from "@/generated/prisma/client";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";
 import type { TUsage } from "./bridge.contract";
-import { candidateBindings, providerOrder, type TAudits } from "./bindings";
+import { bindingSecret, candidateBindings, providerOrder, type TAudits } from "./bindings";
 import { Deny, ProviderError } from "./errors";
 import { ObjectTooLarge, s3Storage } from "./providers/s3";
 
@@ -99,21 +98,6 @@ export async function checkStorageScope(
   return plan;
 }
 
-/**
- * Unsealed S3 credentials, cached 5 s per process (as for ai.generate): a
- * revoked credential revokes its bindings, whose status the binding step
- * reads (bindings.ts) before this cache is consulted.
- */
-const SECRET_TTL_MS = 5_000;
-const secrets = new Map<string, { value: string; until: number }>();
-async function cachedSecret(credentialId: string): Promise<string> {
-  const hit = secrets.get(credentialId);
-  if (hit && hit.until > Date.now()) return hit.value;
-  const value = await readCredentialSecret(credentialId);
-  secrets.set(credentialId, { value, until: Date.now() + SECRET_TTL_MS });
-  return value;
-}
-
 type TStorageResult = { provider: string; bindingId: string | null; fallbackUsed: boolean; usage: TUsage; output: unknown };
 
 export async function runStorage(
@@ -135,7 +119,7 @@ export async function runStorage(
       served = await runPlatform(t, action, body);
     } else {
       try {
-        const secret = await cachedSecret(c.credentialId);
+        const secret = await bindingSecret(c.credentialId);
         served = await s3Storage({ endpoint: c.endpoint, bucket: c.bucket, region: c.region, secret }, t.productId, action, body, {
           maxReadBytes: Math.min(plan.contractMaxBytes, c.maxObjectBytes),
         });
