@@ -1,8 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { createConfirmedProduct, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**
  * Bridge permissions of service identities in the console: an owner creates
@@ -17,50 +15,20 @@ import { expect, test, type Page } from "@playwright/test";
  * every data.kv action (served by the platform, no binding needed); the
  * server accepts file:// sources with SOURCE_ALLOW_LOCAL=1 (playwright.config.ts).
  */
-const ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
-const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const suffix = uniqueSuffix();
 const WORKSPACE_NAME = `E2E bridge permissions ${suffix}`;
 const LIMITED = `kv-reader-${suffix}`;
 const UNRESTRICTED = `all-actions-${suffix}`;
 
-// Next.js renders its own (empty) role="alert" route announcer: always filter alerts by text.
-
-async function signInAndCreateWorkspace(page: Page, name: string): Promise<string> {
-  await page.goto("/console");
-  await expect(page).toHaveURL(/\/signin/);
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Workspaces" })).toBeVisible();
-  await page.getByLabel("Workspace name").fill(name);
-  await page.getByRole("button", { name: "Create workspace" }).click();
-  await expect(page).toHaveURL(/\/console\/w\/ws_[0-9a-z]{26}$/);
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  return /\/console\/w\/(ws_[0-9a-z]{26})$/.exec(page.url())![1]!;
-}
-
-function makeRepository(dir: string) {
-  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
-  const kv = {
-    id: "data.kv", required: true, actions: ["get", "set", "delete", "list", "increment"],
-    scope: { prefix: "/app", max_value_bytes: 1024, max_keys: 100 },
-    credential_owner: "platform", provider: { allow: ["platform"], fallback: "none" },
-  };
-  git("init", "-q", "-b", "main");
-  git("config", "user.email", "e2e@example.com");
-  git("config", "user.name", "e2e");
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "e2e-kv-app", engines: { node: ">=20" }, scripts: { start: "node server.js" } }));
-  writeFileSync(path.join(dir, "server.js"), 'require("http").createServer((q, s) => s.end("ok")).listen(process.env.PORT || 3000);\n');
-  writeFileSync(path.join(dir, "capabilities.json"), JSON.stringify({ capabilities: [kv] }));
-  git("add", "-A");
-  git("commit", "-qm", "main");
-}
+const KV = {
+  id: "data.kv", required: true, actions: ["get", "set", "delete", "list", "increment"],
+  scope: { prefix: "/app", max_value_bytes: 1024, max_keys: 100 },
+  credential_owner: "platform", provider: { allow: ["platform"], fallback: "none" },
+};
 
 let repoDir = "";
 test.beforeAll(() => {
-  repoDir = mkdtempSync(path.join(os.tmpdir(), "capstan-e2e-perm-repo-"));
-  makeRepository(repoDir);
+  repoDir = makeAppRepository("capstan-e2e-perm-repo-", [KV]).dir;
 });
 test.afterAll(() => {
   if (repoDir) rmSync(repoDir, { recursive: true, force: true });
@@ -78,15 +46,7 @@ test("console service identities: Bridge permissions are chosen at creation, lis
   const ws = await signInAndCreateWorkspace(page, WORKSPACE_NAME);
 
   await test.step("create a product with a data.kv contract and confirm it", async () => {
-    await page.goto(`/console/w/${ws}/products`);
-    await page.getByLabel("Repository URL").fill(`file://${repoDir}`);
-    await page.getByRole("button", { name: "Create product" }).click();
-    const freeze = page.getByRole("region", { name: "Source freeze" });
-    await expect(freeze.getByText("Frozen", { exact: true })).toBeVisible({ timeout: 30_000 });
-    await freeze.getByRole("link", { name: /^Review revision/ }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Revision" })).toBeVisible();
-    await page.getByRole("button", { name: "Confirm descriptor" }).click();
-    await expect(page.getByText("Descriptor confirmed")).toBeVisible();
+    await createConfirmedProduct(page, ws, repoDir);
     await expect(page.getByRole("row").filter({ hasText: "data.kv" }).first()).toBeVisible();
   });
 

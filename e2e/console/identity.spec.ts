@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { ADMIN, uniqueSuffix } from "../support/console";
 
 /**
  * The console's identity loop, end to end against the built app: sign in,
@@ -6,8 +7,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
  * user with it, add them as a member, set a budget, then revoke the token and
  * see the API refuse it.
  */
-const ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
-const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const suffix = uniqueSuffix();
 const WORKSPACE_NAME = `E2E console ${suffix}`;
 const TOKEN_NAME = `e2e-console-${suffix}`;
 const DEVELOPER = { email: `dev-${suffix}@example.com`, name: `E2E Developer ${suffix}`, password: "developer-password-123" };

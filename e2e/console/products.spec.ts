@@ -1,8 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**
  * Source intake in the console: create a product from a repository whose host
@@ -12,27 +10,9 @@ import { expect, test, type Page } from "@playwright/test";
  * The frozen-repository flow needs a local git repository, which the server
  * only accepts with SOURCE_ALLOW_LOCAL=1 (playwright.config.ts sets it).
  */
-const ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
-const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const suffix = uniqueSuffix();
 const WORKSPACE_NAME = `E2E products ${suffix}`;
 const REPO_URL = `https://example.org/capstan-e2e-${suffix}.git`;
-
-// Next.js renders its own (empty) role="alert" route announcer: always filter alerts and statuses by text.
-
-async function signInAndCreateWorkspace(page: Page, name: string): Promise<string> {
-  await page.goto("/console");
-  await expect(page).toHaveURL(/\/signin/);
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Workspaces" })).toBeVisible();
-  await page.getByLabel("Workspace name").fill(name);
-  await page.getByRole("button", { name: "Create workspace" }).click();
-  await expect(page).toHaveURL(/\/console\/w\/ws_[0-9a-z]{26}$/);
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  return /\/console\/w\/(ws_[0-9a-z]{26})$/.exec(page.url())![1]!;
-}
 
 test("console products: a repository on a host that is not allowed is rejected and explained", async ({ page }) => {
   let ws = "";
@@ -76,8 +56,7 @@ test("console products: a repository on a host that is not allowed is rejected a
 });
 
 /** A repository with a node app: `main` asks for storage, `wide` also for email, `bad` names an unknown capability. */
-function makeRepository(dir: string) {
-  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
+function makeRepository(): string {
   const storage = {
     id: "storage.object", required: true, actions: ["read", "write"], scope: { prefix: "/uploads", max_object_bytes: 1048576 },
     credential_owner: "workspace", provider: { allow: ["s3", "r2"], prefer: "s3", fallback: "listed" },
@@ -87,15 +66,7 @@ function makeRepository(dir: string) {
     scope: { from_addresses: ["app@example.com"], recipient_domains: ["*"], max_recipients: 5, max_message_bytes: 100000 },
     credential_owner: "workspace", provider: { allow: ["ses"], fallback: "none" },
   };
-  const contract = (capabilities: unknown[]) => writeFileSync(path.join(dir, "capabilities.json"), JSON.stringify({ capabilities }));
-  git("init", "-q", "-b", "main");
-  git("config", "user.email", "e2e@example.com");
-  git("config", "user.name", "e2e");
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "e2e-app", engines: { node: ">=20" }, scripts: { start: "node server.js" } }));
-  writeFileSync(path.join(dir, "server.js"), 'require("http").createServer((q, s) => s.end("ok")).listen(process.env.PORT || 3000);\n');
-  contract([storage]);
-  git("add", "-A");
-  git("commit", "-qm", "main");
+  const { dir, git, contract } = makeAppRepository("capstan-e2e-repo-", [storage]);
   git("checkout", "-qb", "wide");
   contract([storage, email]);
   git("commit", "-qam", "wide");
@@ -103,13 +74,13 @@ function makeRepository(dir: string) {
   contract([{ ...storage, id: "fs.write" }]);
   git("commit", "-qam", "bad");
   git("checkout", "-q", "main");
+  return dir;
 }
 
 test.describe("with local sources", () => {
   let repoDir = "";
   test.beforeAll(() => {
-    repoDir = mkdtempSync(path.join(os.tmpdir(), "capstan-e2e-repo-"));
-    makeRepository(repoDir);
+    repoDir = makeRepository();
   });
   test.afterAll(() => {
     if (repoDir) rmSync(repoDir, { recursive: true, force: true });

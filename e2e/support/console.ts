@@ -1,0 +1,78 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+
+/**
+ * Shared steps of the console e2e specs. The bootstrap admin is set in
+ * playwright.config.ts (BOOTSTRAP_ADMIN_*). Next.js renders its own (empty)
+ * role="alert" route announcer: always filter alerts and statuses by text.
+ */
+export const ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
+
+/** A suffix that keeps names unique across runs on one database. */
+export const uniqueSuffix = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+/** Sign in as the bootstrap admin (from a signed-out page) and create a workspace; returns its id. */
+export async function signInAndCreateWorkspace(page: Page, name: string): Promise<string> {
+  await page.goto("/console");
+  await expect(page).toHaveURL(/\/signin/);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/console$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Workspaces" })).toBeVisible();
+  return createWorkspace(page, name);
+}
+
+/** From the workspaces page, create a workspace; returns its id. */
+export async function createWorkspace(page: Page, name: string): Promise<string> {
+  await page.getByLabel("Workspace name").fill(name);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await expect(page).toHaveURL(/\/console\/w\/ws_[0-9a-z]{26}$/);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  return /\/console\/w\/(ws_[0-9a-z]{26})$/.exec(page.url())![1]!;
+}
+
+export type TRepo = {
+  dir: string;
+  git: (...args: string[]) => void;
+  /** Write capabilities.json with these entries (not committed). */
+  contract: (capabilities: unknown[]) => void;
+};
+
+/**
+ * A git repository in a new temp directory holding a small node app and a
+ * capabilities.json, committed on `main`. The server accepts its file:// URL
+ * with SOURCE_ALLOW_LOCAL=1 (playwright.config.ts). The caller removes `dir`.
+ */
+export function makeAppRepository(prefix: string, capabilities: unknown[]): TRepo {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const git = (...args: string[]) => {
+    execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
+  };
+  const contract = (caps: unknown[]) => writeFileSync(path.join(dir, "capabilities.json"), JSON.stringify({ capabilities: caps }));
+  git("init", "-q", "-b", "main");
+  git("config", "user.email", "e2e@example.com");
+  git("config", "user.name", "e2e");
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "e2e-app", engines: { node: ">=20" }, scripts: { start: "node server.js" } }));
+  writeFileSync(path.join(dir, "server.js"), 'require("http").createServer((q, s) => s.end("ok")).listen(process.env.PORT || 3000);\n');
+  contract(capabilities);
+  git("add", "-A");
+  git("commit", "-qm", "main");
+  return { dir, git, contract };
+}
+
+/** On a workspace's products page: create a product from a repository, wait for the freeze, open and confirm its revision. */
+export async function createConfirmedProduct(page: Page, ws: string, repoDir: string): Promise<void> {
+  await page.goto(`/console/w/${ws}/products`);
+  await page.getByLabel("Repository URL").fill(`file://${repoDir}`);
+  await page.getByRole("button", { name: "Create product" }).click();
+  const freeze = page.getByRole("region", { name: "Source freeze" });
+  await expect(freeze.getByText("Frozen", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await freeze.getByRole("link", { name: /^Review revision/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Revision" })).toBeVisible();
+  await page.getByRole("button", { name: "Confirm descriptor" }).click();
+  await expect(page.getByText("Descriptor confirmed")).toBeVisible();
+}
