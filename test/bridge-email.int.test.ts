@@ -5,6 +5,7 @@ import { validateEventData } from "@/server/domain/events/event-schemas";
 import { db } from "@/server/platform/db/client";
 import { api } from "./support/api";
 import { bootBridgeApp, bridge, makeCredential, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
+import { withFlag } from "./support/env";
 
 /**
  * email.send through real SMTP servers on loopback (smtp-server): contract
@@ -65,14 +66,14 @@ const emailCapability = (allow: string[], fallback: "none" | "listed") => ({
   credential_owner: "workspace" as const, provider: { allow, fallback, prefer: allow[0] },
 });
 
-async function addSmtp(s: TBridgeSetup, provider: string, secret: string, port: number): Promise<void> {
+async function addSmtp(s: TBridgeSetup, provider: string, secret: string, port: number, host = "127.0.0.1"): Promise<void> {
   const credentialId = await makeCredential(s.owner, s.ws, secret, { provider, capability: "email.send", actions: ["send"] });
   const r = await api("POST", `/v1/workspaces/${s.ws}/provider-bindings`, {
     token: s.owner.token,
     body: {
       credential_id: credentialId, capability: "email.send", actions: ["send"], scope: [], budget: { units: 1000, unit: "tokens" },
       capability_scope: { id: "email.send", scope: emailCapability([provider], "none").scope },
-      provider_config: { host: "127.0.0.1", port, secure: false },
+      provider_config: { host, port, secure: false },
     },
   });
   expect(r.status, r.text).toBe(201);
@@ -170,5 +171,41 @@ describe("email.send", () => {
     const down = await bridge(nofb.token, "email.send", "send", mail);
     expect(down.status).toBe(503);
     expect(down.json.reason).toBe("provider_unavailable");
+  });
+
+  it("authenticates with each binding's own password: an equally long wrong password in another workspace is rejected", async () => {
+    // Pooled transports are per server, user and password: a second workspace with the same server and
+    // user but another password (of the same length) must not ride on the first one's connection.
+    const right = await setupBridge({ capabilities: [emailCapability(["smtp-a"], "none")] });
+    await teamPlan(right);
+    await addSmtp(right, "smtp-a", "mailer:primary-password-123", ports.primary);
+    expect((await bridge(right.token, "email.send", "send", { ...mail, subject: "Right password" })).status).toBe(200);
+
+    const wrong = await setupBridge({ capabilities: [emailCapability(["smtp-a"], "none")] });
+    await teamPlan(wrong);
+    await addSmtp(wrong, "smtp-a", "mailer:primary-password-999", ports.primary);
+    const before = primary.inbox.length;
+    const r = await bridge(wrong.token, "email.send", "send", { ...mail, subject: "Wrong password" });
+    expect(r.status, r.text).toBe(422);
+    expect(r.json.reason).toBe("provider_rejected");
+    expect(primary.inbox.length).toBe(before);
+  });
+
+  it("refuses an SMTP host that resolves to a non-public address unless CAPSTAN_PROVIDER_ALLOW_PRIVATE (egress guard)", async () => {
+    const s = await setupBridge({ capabilities: [emailCapability(["smtp-a"], "none")] });
+    await teamPlan(s);
+    // Created while the flag is on (bootBridgeApp); `localhost` resolves through DNS to 127.0.0.1.
+    await addSmtp(s, "smtp-a", "mailer:primary-password-123", ports.primary, "localhost");
+    const before = primary.inbox.length;
+    await withFlag("CAPSTAN_PROVIDER_ALLOW_PRIVATE", false, async () => {
+      const r = await bridge(s.token, "email.send", "send", { ...mail, subject: "Blocked" });
+      expect(r.status, r.text).toBe(503);
+      expect(r.json).toMatchObject({ reason: "provider_unavailable", outcome: "failed" });
+      expect(r.json.detail).toContain("egress blocked: localhost resolves to a non-public address");
+    });
+    expect(primary.inbox.length).toBe(before);
+    const ok = await bridge(s.token, "email.send", "send", { ...mail, subject: "Allowed" });
+    expect(ok.status, ok.text).toBe(200);
+    expect(primary.inbox.at(-1)?.subject).toBe("Allowed");
   });
 });

@@ -1,5 +1,5 @@
 import type { TUsage } from "../bridge.contract";
-import { ProviderError, type TAiCall } from "./openai";
+import { postJson, ProviderError, type TAiCall } from "./openai";
 
 /**
  * Anthropic Messages API (binding provider_config.api_style "anthropic"):
@@ -7,9 +7,10 @@ import { ProviderError, type TAiCall } from "./openai";
  * Anthropic has no embeddings API, so planAiCall never picks an anthropic-style
  * binding for model_kind embedding; the guard below only keeps such a call from
  * ever being sent. System messages go to the top-level `system` string (the
- * Messages API has no system role). Same error mapping as openai.ts: network
- * errors, timeouts, 5xx (529 overloaded included) and invalid JSON ->
- * ProviderError("unavailable"); 4xx -> "rejected".
+ * Messages API has no system role). Same transport (postJson: the egress
+ * guard's provider pool) and error mapping as openai.ts: network errors,
+ * timeouts, egress refusals, 3xx, 5xx (529 overloaded included) and invalid
+ * JSON -> ProviderError("unavailable"); 4xx -> "rejected".
  */
 export const ANTHROPIC_VERSION = "2023-06-01";
 
@@ -27,27 +28,7 @@ export async function anthropicGenerate(c: TAiCall): Promise<{ output: unknown; 
   // Nothing but system messages: the API requires at least one message, so do not send a request bound to fail.
   if (!messages.length) throw new ProviderError("rejected", "the Anthropic Messages API needs at least one user or assistant message");
   const body = { model: c.model, max_tokens: c.maxTokens, messages, ...(system.length ? { system: system.join("\n\n") } : {}) };
-  let res: Response;
-  try {
-    res = await fetch(`${base}/messages`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": c.apiKey, "anthropic-version": ANTHROPIC_VERSION },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(c.timeoutMs),
-      redirect: "error",
-    });
-  } catch (err) {
-    throw new ProviderError("unavailable", (err as Error).name === "TimeoutError" ? "provider timed out" : "provider unreachable");
-  }
-  if (res.status === 429 || res.status === 408) throw new ProviderError("unavailable", `provider answered ${res.status}`);
-  if (res.status >= 500) throw new ProviderError("unavailable", res.status === 529 ? "provider overloaded (529)" : `provider answered ${res.status}`);
-  if (res.status >= 400) throw new ProviderError("rejected", `provider answered ${res.status}`);
-  let json: TAnthropicAnswer;
-  try {
-    json = (await res.json()) as TAnthropicAnswer;
-  } catch {
-    throw new ProviderError("unavailable", "provider answered with invalid JSON");
-  }
+  const json = (await postJson(`${base}/messages`, { "x-api-key": c.apiKey, "anthropic-version": ANTHROPIC_VERSION }, body, c.timeoutMs)) as TAnthropicAnswer;
   if (!json || typeof json !== "object") throw new ProviderError("unavailable", "provider answered with invalid JSON");
   const text = (json.content ?? [])
     .filter((b) => b.type === "text" && typeof b.text === "string")

@@ -1,12 +1,49 @@
+import { request } from "undici";
+import { egressAgent, egressBlocked } from "@/server/platform/egress";
 import type { TUsage } from "../bridge.contract";
 import { ProviderError } from "../errors";
 
 /**
  * OpenAI-compatible HTTP (OpenAI, Ollama, vLLM, LiteLLM...): chat completions
- * and embeddings. Node's fetch keeps connections alive per origin.
- * 4xx -> ProviderError("rejected"); network errors, timeouts, 5xx -> "unavailable".
+ * and embeddings, with undici's request through the egress guard's provider
+ * pool (keep-alive per origin; a host resolving to a non-public address is
+ * refused at connect time: "unavailable"). Errors: see postJson.
  */
 export { ProviderError };
+
+/**
+ * POST `body` as JSON to `url` through the provider pool and answer the parsed
+ * 2xx body. 4xx -> ProviderError("rejected"); 429, 408, 3xx (redirects are not
+ * followed: they are an outage for this call, so a listed fallback may serve
+ * it), 5xx, invalid JSON, connection failures -> "unavailable".
+ */
+export async function postJson(url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<unknown> {
+  let res: Awaited<ReturnType<typeof request>>;
+  try {
+    res = await request(url, {
+      method: "POST",
+      dispatcher: egressAgent("provider"),
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (err) {
+    const blocked = egressBlocked(err);
+    if (blocked) throw new ProviderError("unavailable", blocked.message);
+    throw new ProviderError("unavailable", (err as Error).name === "TimeoutError" ? "provider timed out" : "provider unreachable");
+  }
+  const status = res.statusCode;
+  if (status < 200 || status >= 300) {
+    await res.body.dump().catch(() => undefined); // frees the pooled connection
+    const rejected = status >= 400 && status < 500 && status !== 429 && status !== 408;
+    throw new ProviderError(rejected ? "rejected" : "unavailable", status === 529 ? "provider overloaded (529)" : `provider answered ${status}`);
+  }
+  try {
+    return await res.body.json();
+  } catch {
+    throw new ProviderError("unavailable", "provider answered with invalid JSON");
+  }
+}
 
 export type TAiCall = {
   baseUrl: string;
@@ -26,31 +63,11 @@ export async function openAiGenerate(c: TAiCall): Promise<{ output: unknown; usa
     c.modelKind === "embedding"
       ? ["/embeddings", { model: c.model, input: text ?? messages.map((m) => m.content).join("\n") }]
       : ["/chat/completions", { model: c.model, messages, max_tokens: c.maxTokens }];
-  let res: Response;
-  try {
-    res = await fetch(base + path, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${c.apiKey}` },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(c.timeoutMs),
-      redirect: "error",
-    });
-  } catch (err) {
-    throw new ProviderError("unavailable", (err as Error).name === "TimeoutError" ? "provider timed out" : "provider unreachable");
-  }
-  // 429 (rate limited) and 408 are transient: an outage for this call, so a listed fallback may serve it.
-  if (res.status >= 500 || res.status === 429 || res.status === 408) throw new ProviderError("unavailable", `provider answered ${res.status}`);
-  if (res.status >= 400) throw new ProviderError("rejected", `provider answered ${res.status}`);
-  let json: {
+  const json = (await postJson(base + path, { authorization: `Bearer ${c.apiKey}` }, body, c.timeoutMs)) as {
     choices?: Array<{ message?: { content?: string } }>;
     data?: Array<{ embedding?: number[] }>;
     usage?: { total_tokens?: number; prompt_tokens?: number; completion_tokens?: number };
   };
-  try {
-    json = await res.json();
-  } catch {
-    throw new ProviderError("unavailable", "provider answered with invalid JSON");
-  }
   const tokens = json.usage?.total_tokens ?? (json.usage?.prompt_tokens ?? 0) + (json.usage?.completion_tokens ?? 0);
   const output =
     c.modelKind === "embedding"

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { S3Client } from "@aws-sdk/client-s3";
+import { checkEgressLiteral, egressBlocked, guardedLookup } from "@/server/platform/egress";
 import { ProviderError } from "../errors";
 
 /**
@@ -21,6 +22,8 @@ import { ProviderError } from "../errors";
  *   read it is computed from the bytes. `deleted` is whether the object
  *   existed (HEAD before DELETE). The list cursor is S3's continuation token.
  * - Limits: connect 5 s, socket idle 20 s, 30 s per operation, 2 attempts.
+ * - Egress: the endpoint's host must resolve to public addresses only (the
+ *   egress guard, unless CAPSTAN_PROVIDER_ALLOW_PRIVATE), else "unavailable".
  * - Errors: connection errors, timeouts, 5xx, 429, SlowDown, RequestTimeout
  *   -> ProviderError("unavailable"); other 3xx/4xx (AccessDenied,
  *   NoSuchBucket, InvalidAccessKeyId, SignatureDoesNotMatch...) ->
@@ -92,7 +95,11 @@ async function client(t: TS3Target): Promise<S3Client> {
     // Many S3-compatible services reject the SDK's default CRC32 trailers (aws-chunked); payloads stay SigV4-signed.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: SOCKET_TIMEOUT_MS },
+    // The SDK's keep-alive agents, but resolving through the egress guard (IP literals: checked in s3Storage).
+    requestHandler: {
+      connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: SOCKET_TIMEOUT_MS,
+      httpAgent: { lookup: guardedLookup("provider") }, httpsAgent: { lookup: guardedLookup("provider") },
+    },
   });
   clients.set(id, c);
   if (clients.size > MAX_CLIENTS) {
@@ -107,6 +114,8 @@ type TSdkError = { name?: string; code?: string; $metadata?: { httpStatusCode?: 
 
 function mapError(err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
+  const blocked = egressBlocked(err);
+  if (blocked) return new ProviderError("unavailable", blocked.message);
   const e = err as TSdkError;
   const status = e.$metadata?.httpStatusCode;
   // HEAD answers have no body, so the SDK cannot name their error: the status's reason phrase then.
@@ -132,6 +141,11 @@ export async function s3Storage(
   body: Record<string, unknown>,
   opts: { maxReadBytes: number },
 ): Promise<TS3Result> {
+  try {
+    checkEgressLiteral("provider", new URL(t.endpoint).hostname);
+  } catch (err) {
+    throw mapError(err);
+  }
   const c = await client(t);
   const { GetObjectCommand, PutObjectCommand, HeadObjectCommand, DeleteObjectCommand, ListObjectsV2Command } = await loadSdk();
   const key = String(body.key ?? body.prefix);

@@ -4,6 +4,7 @@ import { CAPABILITY_RULES, type TCapabilityId } from "@/server/domain/source/con
 import { writeAudit, type TActor } from "@/server/platform/audit";
 import { bumpVersion } from "@/server/platform/change-signals";
 import { db, type TTx } from "@/server/platform/db/client";
+import { isPrivateHostLiteral } from "@/server/platform/egress";
 import { env } from "@/server/platform/env";
 import { AppError, notFound, type TFieldError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -52,13 +53,8 @@ function providerAllowPrivate(): boolean {
   return env().CAPSTAN_PROVIDER_ALLOW_PRIVATE;
 }
 
-const PRIVATE_V4 = [/^10\./, /^127\./, /^169\.254\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^0\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
 const isLoopback = (host: string) =>
   host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "::1";
-const isPrivateHost = (host: string) =>
-  isLoopback(host) ||
-  (isIP(host) === 4 && PRIVATE_V4.some((re) => re.test(host))) ||
-  (isIP(host) === 6 && (/^f[cd]/i.test(host) || /^fe80/i.test(host)));
 const HOSTNAME_RE = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 /**
@@ -85,14 +81,14 @@ export function checkProviderConfig(config: TProviderConfig | undefined): TField
       errors.push({ path, message: "must not carry credentials, a query or a fragment" });
     } else if (url.protocol !== "https:" && !(url.protocol === "http:" && allowPrivate && isLoopback(host))) {
       errors.push({ path, message: "must use https" });
-    } else if (isPrivateHost(host) && !allowPrivate) {
+    } else if (isPrivateHostLiteral(host) && !allowPrivate) {
       errors.push({ path, message: "must be a public host" });
     }
   }
   if (config?.host !== undefined) {
     const host = config.host.replace(/^\[|\]$/g, "");
     if (!HOSTNAME_RE.test(host) && !isIP(host)) errors.push({ path: "/provider_config/host", message: "must be a host name or an IP address" });
-    else if (isPrivateHost(host.toLowerCase()) && !allowPrivate) errors.push({ path: "/provider_config/host", message: "must be a public host" });
+    else if (isPrivateHostLiteral(host) && !allowPrivate) errors.push({ path: "/provider_config/host", message: "must be a public host" });
   }
   return errors;
 }

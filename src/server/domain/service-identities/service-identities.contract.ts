@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { egressAllowsPrivate, isPrivateHostLiteral } from "@/server/platform/egress";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { zPage } from "@/server/platform/pagination";
 
@@ -27,22 +28,15 @@ export const CLIENT_SECRET_PREFIX = "cssec_";
 /**
  * Whether an OIDC issuer may be plain http on a loopback address (tests and
  * local development only). Read from `OIDC_ALLOW_INSECURE_ISSUER=1` at call
- * time; this one function is the only reader of that variable.
+ * time, by the egress guard (which also lets discovery reach private
+ * addresses then); nothing else reads that variable.
  */
 export function allowInsecureIssuer(): boolean {
-  return process.env.OIDC_ALLOW_INSECURE_ISSUER === "1";
+  return egressAllowsPrivate("oidc");
 }
-
-const PRIVATE_V4 = [/^10\./, /^127\./, /^169\.254\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^0\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
 
 function isLoopbackHost(host: string): boolean {
   return host === "localhost" || host.endsWith(".localhost") || (isIP(host) === 4 && host.startsWith("127.")) || host === "::1";
-}
-
-function isPrivateHost(host: string): boolean {
-  if (isLoopbackHost(host)) return true;
-  if (isIP(host) === 4) return PRIVATE_V4.some((re) => re.test(host));
-  return isIP(host) === 6 && (/^f[cd]/i.test(host) || /^fe80/i.test(host) || host === "::");
 }
 
 /**
@@ -69,7 +63,7 @@ export function issuerProblem(raw: string): string | null {
   } else if (url.protocol !== "https:") {
     return "must use https";
   }
-  if (!insecure && isPrivateHost(host)) return "must be a public host";
+  if (!insecure && isPrivateHostLiteral(host)) return "must be a public host";
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JSONWebKeySet } from "jose";
 import { db } from "@/server/platform/db/client";
+import { egressBlocked, egressFetch, type TEgressResponse } from "@/server/platform/egress";
 import { sha256Hex, safeEqual } from "@/server/platform/crypto";
 import { isId, newId } from "@/server/platform/ids";
 import { invalidToken, issuer as ownIssuer, signToken, verifyToken } from "@/server/platform/jwt";
@@ -147,10 +148,12 @@ export function resetTokenCaches(): void {
 }
 
 async function fetchJson(url: string, what: string): Promise<Record<string, unknown>> {
-  let res: Response;
+  let res: TEgressResponse;
   try {
-    res = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: "application/json" } });
+    res = await egressFetch("oidc", url, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: "application/json" } });
   } catch (err) {
+    const blocked = egressBlocked(err);
+    if (blocked) throw grant(`discovery failed: ${blocked.message} (${url})`);
     const timedOut = (err as Error)?.name === "TimeoutError";
     throw grant(`discovery failed: ${what} ${timedOut ? "timed out" : "could not be fetched"} (${url})`);
   }

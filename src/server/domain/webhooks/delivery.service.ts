@@ -1,6 +1,7 @@
 import type { WebhookDelivery } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
 import { unseal } from "@/server/platform/crypto";
+import { egressBlocked, egressFetch } from "@/server/platform/egress";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
@@ -102,7 +103,7 @@ async function attempt(row: TRow): Promise<void> {
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
-    const res = await fetch(row.subscription.url, {
+    const res = await egressFetch("webhook", row.subscription.url, {
       method: "POST",
       headers: webhookHeaders(secret, row.eventId, body),
       body,
@@ -113,7 +114,9 @@ async function attempt(row: TRow): Promise<void> {
     await res.body?.cancel().catch(() => undefined);
     if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
   } catch (err) {
-    error = (err as Error).name === "TimeoutError" ? "timeout" : `network error: ${(err as Error).message}`.slice(0, 500);
+    const blocked = egressBlocked(err);
+    if (blocked) error = blocked.message.slice(0, 500);
+    else error = (err as Error).name === "TimeoutError" ? "timeout" : `network error: ${(err as Error).message}`.slice(0, 500);
   }
   const durationMs = Math.round(performance.now() - started);
   await recordOutcome(row, statusCode, error, durationMs);

@@ -1,8 +1,8 @@
-import { isIP } from "node:net";
 import type { EventSubscription } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
 import { needsReseal, seal, unseal } from "@/server/platform/crypto";
 import { logger } from "@/server/platform/logger";
+import { isPrivateHostLiteral } from "@/server/platform/egress";
 import { env } from "@/server/platform/env";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -19,12 +19,11 @@ export function toSubscription(s: EventSubscription): TSubscription {
   };
 }
 
-const PRIVATE_V4 = [/^10\./, /^127\./, /^169\.254\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^0\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
-
 /**
  * Webhook targets must be https and public unless CAPSTAN_WEBHOOK_ALLOW_PRIVATE
  * (tests, local development). Literal private addresses and localhost are
- * refused here; DNS names that resolve privately are a known gap (see decisions).
+ * refused here; DNS names that resolve privately are refused when delivering,
+ * by the egress guard (platform/egress.ts).
  */
 export function validateWebhookUrl(raw: string): string {
   let url: URL;
@@ -38,11 +37,7 @@ export function validateWebhookUrl(raw: string): string {
   if (url.username || url.password) throw fail("must not carry credentials");
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) throw fail("must use https");
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  const isPrivate =
-    host === "localhost" || host.endsWith(".localhost") ||
-    (isIP(host) === 4 && PRIVATE_V4.some((re) => re.test(host))) ||
-    (isIP(host) === 6 && (host === "::1" || /^f[cd]/i.test(host) || /^fe80/i.test(host)));
-  if (isPrivate && !allowPrivate) throw fail("must be a public host");
+  if (isPrivateHostLiteral(host) && !allowPrivate) throw fail("must be a public host");
   return url.toString();
 }
 
