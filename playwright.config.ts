@@ -24,6 +24,9 @@ const serverEnv: Record<string, string> = {
   CAPSTAN_PUBLIC_URL: BASE_URL,
   // The products e2e freezes a git repository it builds on local disk.
   SOURCE_ALLOW_LOCAL: "1",
+  // The bridge-calls e2e binds ai.generate to an OpenAI-compatible server the
+  // test starts on 127.0.0.1 (http): allow loopback provider base URLs.
+  CAPSTAN_PROVIDER_ALLOW_PRIVATE: "1",
 };
 if (process.env.E2E_DATABASE_URL) {
   serverEnv.DATABASE_URL = process.env.E2E_DATABASE_URL;
