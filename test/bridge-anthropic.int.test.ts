@@ -134,14 +134,36 @@ describe("ai.generate on an anthropic-style binding", () => {
     expect(claude.calls.at(-1)!.body).toEqual({ model: "claude-test-model", max_tokens: 64, messages: [{ role: "user", content: "just text" }] });
   });
 
-  it("embedding: an anthropic-style binding is never picked; with no other binding it is binding_missing (409) and nothing is sent", async () => {
+  it("refuses an anthropic-style binding whose scope lists embedding (422 naming the model), creating nothing", async () => {
     const s = await setup();
-    await addAnthropicBinding(s, { baseUrl: claude.baseUrl, apiKey: claude.apiKey, models: ["text", "embedding"] });
+    const credentialId = await makeCredential(s.owner, s.ws, claude.apiKey, { provider: "anthropic" });
+    const r = await api("POST", `/v1/workspaces/${s.ws}/provider-bindings`, {
+      token: s.owner.token,
+      body: {
+        credential_id: credentialId, capability: "ai.generate", actions: ["generate"], scope: [],
+        budget: { units: 1_000, unit: "tokens" },
+        capability_scope: {
+          id: "ai.generate", scope: { models: ["text", "embedding"], max_tokens_per_call: 100 },
+          provider_models: { text: "claude-test-model", embedding: "claude-embed" },
+        },
+        provider_config: { base_url: claude.baseUrl, api_style: "anthropic" },
+      },
+    });
+    expect(r.status, r.text).toBe(422);
+    expect(r.headers.get("content-type")).toBe("application/problem+json");
+    expect(r.json.errors).toEqual([{ path: "/capability_scope/scope/models/1", message: expect.stringContaining("no embeddings") }]);
+    const list = await api("GET", `/v1/workspaces/${s.ws}/provider-bindings`, { token: s.owner.token });
+    expect(list.json.items).toEqual([]);
+  });
+
+  it("embedding: a text-only anthropic binding does not cover it (policy_blocked, 403) and nothing is sent", async () => {
+    const s = await setup();
+    await addAnthropicBinding(s, { baseUrl: claude.baseUrl, apiKey: claude.apiKey });
     const before = claude.calls.length;
     const r = await bridge(s.token, "ai.generate", "generate", { model_kind: "embedding", input: { text: "vector me" } });
-    expectDenied(r, 409, "binding_missing");
+    expectDenied(r, 403, "policy_blocked");
     expect(r.json.outcome).toBe("denied");
-    expect(r.json.detail).toContain("no embeddings");
+    expect(r.json.detail).toContain("model kind embedding is not in its scope");
     expect(claude.calls.length).toBe(before);
     expect(await aiBudget(s)).toMatchObject({ used_units: 0, reserved_units: 0 });
     // Text still goes through the same binding.
@@ -151,7 +173,7 @@ describe("ai.generate on an anthropic-style binding", () => {
 
   it("embedding: with an openai-style binding allowed too, that binding serves it, even when anthropic is preferred and fallback is none", async () => {
     const s = await setup(aiCapability({ provider: { allow: ["anthropic", "openai"], prefer: "anthropic", fallback: "none" } }));
-    await addAnthropicBinding(s, { baseUrl: claude.baseUrl, apiKey: claude.apiKey, models: ["text", "embedding"] });
+    await addAnthropicBinding(s, { baseUrl: claude.baseUrl, apiKey: claude.apiKey });
     s.providers.openai = await addAiProvider(s.owner, s.ws, { provider: "openai", baseUrl: openai.baseUrl, apiKey: openai.apiKey });
     openai.behave({ mode: "ok", tokens: 5 });
     const claudeBefore = claude.calls.length;

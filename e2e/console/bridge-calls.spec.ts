@@ -104,6 +104,15 @@ test("console Bridge calls: credential, binding, a completed and a denied call, 
     await page.getByLabel("Max tokens per call").fill(String(MAX_TOKENS));
     await page.getByLabel("Provider model for text").fill(MODEL);
     await expect(page.getByLabel("API style")).toHaveValue("openai");
+    // Anthropic Messages has no embeddings: choosing it unticks and disables embedding models.
+    const embedding = page.getByRole("checkbox", { name: /^embedding models/ });
+    await embedding.check();
+    await page.getByLabel("API style").selectOption("anthropic");
+    await expect(embedding).not.toBeChecked();
+    await expect(embedding).toBeDisabled();
+    await expect(page.getByLabel("Provider model for embeddings")).toHaveCount(0);
+    await page.getByLabel("API style").selectOption("openai");
+    await expect(embedding).toBeEnabled();
     await page.getByLabel("Base URL").fill(server.baseUrl);
     await page.getByRole("button", { name: "Create binding" }).click();
     const created = page.getByRole("status").filter({ hasText: /Binding bind_[0-9a-z]{26} is ready/ });

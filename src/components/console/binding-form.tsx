@@ -266,12 +266,22 @@ export function CreateBindingForm({ ws }: { ws: string }) {
                 </p>
                 {cap === "ai.generate" ? (
                   <div className="flex flex-wrap gap-4">
-                    {(["text", "embedding"] as const).map((m) => (
-                      <label key={m} className="flex items-center gap-2 text-sm">
-                        <input type="checkbox" className="size-4" checked={models.includes(m)} onChange={(e) => setModels((p) => (e.target.checked ? [...p, m] : p.filter((x) => x !== m)))} />
-                        {m} models
-                      </label>
-                    ))}
+                    {(["text", "embedding"] as const).map((m) => {
+                      // The Anthropic Messages API has no embeddings (the server refuses such a scope).
+                      const unavailable = m === "embedding" && apiStyle === "anthropic";
+                      return (
+                        <label key={m} className={cn("flex items-center gap-2 text-sm", unavailable && "text-slate-400")}>
+                          <input
+                            type="checkbox"
+                            className="size-4"
+                            checked={models.includes(m)}
+                            disabled={unavailable}
+                            onChange={(e) => setModels((p) => (e.target.checked ? [...p, m] : p.filter((x) => x !== m)))}
+                          />
+                          {m} models{unavailable ? " (not with Anthropic Messages)" : ""}
+                        </label>
+                      );
+                    })}
                   </div>
                 ) : null}
                 <div className="grid gap-3 sm:grid-cols-2">
@@ -294,7 +304,11 @@ export function CreateBindingForm({ ws }: { ws: string }) {
                           id="bind-api-style"
                           value={apiStyle}
                           aria-describedby="bind-api-style-hint"
-                          onChange={(e) => setApiStyle(e.target.value as TApiStyle)}
+                          onChange={(e) => {
+                            const style = e.target.value as TApiStyle;
+                            setApiStyle(style);
+                            if (style === "anthropic") setModels((p) => p.filter((x) => x !== "embedding"));
+                          }}
                         >
                           {(Object.keys(API_STYLES) as TApiStyle[]).map((style) => (
                             <option key={style} value={style}>

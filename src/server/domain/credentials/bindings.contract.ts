@@ -125,6 +125,16 @@ export function bindingRequestErrors(v: TBindingRequestShape): TFieldError[] {
         errors.push({ path: `/capability_scope/provider_models/${kind}`, message: `is required because scope.models lists ${kind}` });
       }
     }
+    if (v.provider_config?.api_style === "anthropic") {
+      cs.scope.models.forEach((kind, i) => {
+        if (kind === "embedding") {
+          errors.push({
+            path: `/capability_scope/scope/models/${i}`,
+            message: "the Anthropic Messages API has no embeddings: bind an OpenAI-compatible provider for embedding",
+          });
+        }
+      });
+    }
   }
   const allowed = PROVIDER_CONFIG_FIELDS[v.capability];
   for (const key of Object.keys(v.provider_config ?? {}) as (keyof TProviderConfig)[]) {
