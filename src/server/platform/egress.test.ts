@@ -17,9 +17,11 @@ describe("isPublicAddress", () => {
     "::", "::1", "[::1]", "fc00::1", "fd12:3456::1", "fe80::1", "fe80::1%eth0", "febf::1", "fec0::1", "ff02::1", "ff0e::fb",
     "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.1.2.3", "::ffff:169.254.169.254", "::ffff:a9fe:a9fe", "::127.0.0.1",
     "64:ff9b::10.0.0.1", "64:ff9b::a9fe:a9fe", "64:ff9b::7f00:1",
+    // SIIT, local-use NAT64 and 6to4 forms of private v4 addresses.
+    "::ffff:0:7f00:1", "::ffff:0:a9fe:a9fe", "64:ff9b:1::a9fe:a9fe", "64:ff9b:1::808:808", "2002:a9fe:a9fe::1", "2002:7f00:1::", "2002:a00:1::5",
   ])("refuses IPv6 %s", (ip) => expect(isPublicAddress(ip)).toBe(false));
 
-  it.each(["2606:4700:4700::1111", "2001:4860:4860::8888", "[2a00:1450::1]", "::ffff:8.8.8.8", "::ffff:808:808", "64:ff9b::8.8.8.8", "fbff::1", "fe7f::1"])(
+  it.each(["2606:4700:4700::1111", "2001:4860:4860::8888", "[2a00:1450::1]", "::ffff:8.8.8.8", "::ffff:808:808", "64:ff9b::8.8.8.8", "::ffff:0:808:808", "2002:808:808::1", "fbff::1", "fe7f::1"])(
     "accepts IPv6 %s",
     (ip) => expect(isPublicAddress(ip)).toBe(true),
   );
@@ -49,5 +51,12 @@ describe("EgressBlockedError", () => {
     expect(egressBlocked(new TypeError("fetch failed", { cause: blocked }))).toBe(blocked);
     expect(egressBlocked(new TypeError("fetch failed", { cause: new Error("ECONNREFUSED") }))).toBeNull();
     expect(egressBlocked(undefined)).toBeNull();
+  });
+
+  it("is recognised by its code when another bundle's copy of the class threw it", () => {
+    // Next.js bundles have their own module instances; the shared agent may throw the other bundle's class.
+    const foreign = Object.assign(new Error("egress blocked: x.example resolves to a non-public address"), { code: "EGRESS_BLOCKED" });
+    expect(foreign).not.toBeInstanceOf(EgressBlockedError);
+    expect(egressBlocked(new TypeError("fetch failed", { cause: foreign }))).toBe(foreign);
   });
 });

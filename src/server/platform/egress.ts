@@ -24,10 +24,15 @@ export class EgressBlockedError extends Error {
   }
 }
 
-/** The EgressBlockedError in `err` or its causes (undici's fetch wraps connect errors in "fetch failed"). */
+/**
+ * The EgressBlockedError in `err` or its causes (undici's fetch wraps connect
+ * errors in "fetch failed"). Recognised by its code, not `instanceof`: the
+ * agents are shared on globalThis across Next.js bundles, each of which has
+ * its own copy of the class.
+ */
 export function egressBlocked(err: unknown): EgressBlockedError | null {
   for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof EgressBlockedError) return e;
+    if (e instanceof Error && (e as { code?: unknown }).code === "EGRESS_BLOCKED") return e as EgressBlockedError;
   }
   return null;
 }
@@ -59,8 +64,13 @@ export function isPublicAddress(ip: string): boolean {
   const embedded = `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
   // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible) are judged as the v4 address; :: and ::1 land in 0/8.
   if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) return isPublicAddress(embedded);
-  // NAT64 (64:ff9b::/96) reaches the embedded v4 address.
+  // SIIT (::ffff:0:a.b.c.d, ::ffff:0:0/96) and NAT64 (64:ff9b::/96) reach the embedded v4 address.
+  if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0) return isPublicAddress(embedded);
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isPublicAddress(embedded);
+  // Local-use NAT64 (64:ff9b:1::/48) translates into whatever network it is deployed in.
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return false;
+  // 6to4 (2002::/16) carries the v4 address in groups 1-2.
+  if (g[0] === 0x2002) return isPublicAddress(`${g[1]! >> 8}.${g[1]! & 255}.${g[2]! >> 8}.${g[2]! & 255}`);
   const g0 = g[0]!;
   const ula = (g0 & 0xfe00) === 0xfc00; // fc00::/7
   const linkOrSiteLocal = (g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0; // fe80::/10, fec0::/10
