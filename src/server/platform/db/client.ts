@@ -48,11 +48,18 @@ async function open(): Promise<TDb> {
         await runner.close();
       }
     }
-    const adapter = new PrismaPg({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE });
+    // An idle pooled connection the server closes (restart, failover, pg_terminate_backend) is
+    // dropped from its pool and logged; without a listener pg would crash the process.
+    const onIdleError = (pool: string) => (err: Error) => logger.warn("db.idle_connection_lost", { pool, error: err.message });
+    const adapter = new PrismaPg(
+      { connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE },
+      { onPoolError: onIdleError("prisma"), onConnectionError: onIdleError("prisma-transaction") },
+    );
     const client = makeClient(adapter);
     // A small pool of its own for the Bridge's hot statements (budget reservations).
     const { default: pg } = await import("pg");
     const hot = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: Math.max(2, Math.ceil(cfg.DATABASE_POOL_SIZE / 4)) });
+    hot.on("error", onIdleError("hot"));
     state.raw = async <T>(text: string, params: unknown[]) => (await hot.query(text, params)).rows as T[];
     state.kind = "postgres";
     state.close = async () => {
