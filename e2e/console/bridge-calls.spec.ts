@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { startOpenAiServer, type TOpenAiServer } from "../../test/support/openai-server";
-import { createConfirmedProduct, createWorkspace, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import { bridgeToken, createConfirmedProduct, createWorkspace, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**
  * Bridge calls through the console, end to end: an owner stores an
@@ -152,12 +152,7 @@ test("console Bridge calls: credential, binding, a completed and a denied call, 
   });
 
   await test.step("ai.generate completes with the provider's text and usage; data.kv outside the prefix is denied", async () => {
-    const tokenRes = await request.post("/v1/oauth/token", {
-      form: { grant_type: "client_credentials", client_id: client.id, client_secret: client.secret },
-    });
-    expect(tokenRes.status(), await tokenRes.text()).toBe(200);
-    const { access_token: token } = (await tokenRes.json()) as { access_token: string };
-    const headers = { authorization: `Bearer ${token}` };
+    const headers = { authorization: `Bearer ${await bridgeToken(request, client)}` };
 
     const generate = await request.post("/v1/capabilities/ai.generate/generate", {
       headers, data: { model_kind: "text", input: { messages: [{ role: "user", content: "Say hello" }] } },

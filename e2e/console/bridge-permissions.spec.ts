@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { createConfirmedProduct, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import { bridgeToken, createConfirmedProduct, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**
  * Bridge permissions of service identities in the console: an owner creates
@@ -120,12 +120,7 @@ test("console service identities: Bridge permissions are chosen at creation, lis
   });
 
   await test.step("the Bridge lets the identity get, and denies set with permission_denied", async () => {
-    const tokenRes = await request.post("/v1/oauth/token", {
-      form: { grant_type: "client_credentials", client_id: client.id, client_secret: client.secret },
-    });
-    expect(tokenRes.status(), await tokenRes.text()).toBe(200);
-    const { access_token: token } = (await tokenRes.json()) as { access_token: string };
-    const headers = { authorization: `Bearer ${token}` };
+    const headers = { authorization: `Bearer ${await bridgeToken(request, client)}` };
     const get = await request.post("/v1/capabilities/data.kv/get", { headers, data: { key: "/app/greeting" } });
     expect(get.status(), await get.text()).toBe(200);
     expect(await get.json()).toMatchObject({ outcome: "completed", output: { key: "/app/greeting", found: false } });

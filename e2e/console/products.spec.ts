@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import { createProductAndOpenRevision, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**
  * Source intake in the console: create a product from a repository whose host
@@ -100,16 +100,10 @@ test.describe("with local sources", () => {
     const ws = await signInAndCreateWorkspace(page, `E2E local products ${suffix}`);
 
     await test.step("create a product from the local repository; the freeze settles as frozen", async () => {
-      await page.goto(`/console/w/${ws}/products`);
-      await page.getByLabel("Repository URL").fill(`file://${repoDir}`);
-      await page.getByRole("button", { name: "Create product" }).click();
-      const freeze = page.getByRole("region", { name: "Source freeze" });
-      await expect(freeze.getByText("Frozen", { exact: true })).toBeVisible({ timeout: 30_000 });
-      await freeze.getByRole("link", { name: /^Review revision/ }).click();
+      await createProductAndOpenRevision(page, ws, repoDir);
     });
 
     await test.step("the detected descriptor is summarised; the contract waits for confirmation", async () => {
-      await expect(page.getByRole("heading", { level: 1, name: "Revision" })).toBeVisible();
       await expect(page.getByText("npm run start").first()).toBeVisible();
       await expect(page.getByText("The capability contract becomes ready when the descriptor is confirmed.")).toBeVisible();
     });

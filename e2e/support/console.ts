@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /**
  * Shared steps of the console e2e specs. The bootstrap admin is set in
@@ -64,8 +64,8 @@ export function makeAppRepository(prefix: string, capabilities: unknown[]): TRep
   return { dir, git, contract };
 }
 
-/** On a workspace's products page: create a product from a repository, wait for the freeze, open and confirm its revision. */
-export async function createConfirmedProduct(page: Page, ws: string, repoDir: string): Promise<void> {
+/** On a workspace's products page: create a product from a repository, wait for the freeze and open its revision. */
+export async function createProductAndOpenRevision(page: Page, ws: string, repoDir: string): Promise<void> {
   await page.goto(`/console/w/${ws}/products`);
   await page.getByLabel("Repository URL").fill(`file://${repoDir}`);
   await page.getByRole("button", { name: "Create product" }).click();
@@ -73,6 +73,20 @@ export async function createConfirmedProduct(page: Page, ws: string, repoDir: st
   await expect(freeze.getByText("Frozen", { exact: true })).toBeVisible({ timeout: 30_000 });
   await freeze.getByRole("link", { name: /^Review revision/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Revision" })).toBeVisible();
+}
+
+/** createProductAndOpenRevision, then confirm the detected descriptor as it is. */
+export async function createConfirmedProduct(page: Page, ws: string, repoDir: string): Promise<void> {
+  await createProductAndOpenRevision(page, ws, repoDir);
   await page.getByRole("button", { name: "Confirm descriptor" }).click();
   await expect(page.getByText("Descriptor confirmed")).toBeVisible();
+}
+
+/** A Bridge access token for a service identity (client_credentials). */
+export async function bridgeToken(request: APIRequestContext, client: { id: string; secret: string }): Promise<string> {
+  const res = await request.post("/v1/oauth/token", {
+    form: { grant_type: "client_credentials", client_id: client.id, client_secret: client.secret },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
 }
