@@ -519,6 +519,16 @@ describe("authentication and request validation", () => {
     }
     expect((await call(kv, "data.kv", "get", "{not json")).status).toBe(400);
   });
+
+  it("413 for a body over CAPSTAN_MAX_BODY_BYTES, before anything is recorded or stored", async () => {
+    const before = await db().capabilityInvocation.count({ where: { workspaceId: kv.ws } });
+    const big = JSON.stringify({ key: "/app/too-big", value: "x".repeat(1024 * 1024 + 1) });
+    const r = await call(kv, "data.kv", "set", big);
+    expect(r.status, r.text.slice(0, 200)).toBe(413);
+    expect(r.json.reason).toBe("payload_too_large");
+    expect(await db().capabilityInvocation.count({ where: { workspaceId: kv.ws } })).toBe(before);
+    expect((await call(kv, "data.kv", "get", { key: "/app/too-big" })).json.output).toMatchObject({ found: false });
+  });
 });
 
 describe("Idempotency-Key", () => {
