@@ -558,6 +558,15 @@ describe("Idempotency-Key", () => {
     provider.behave({ mode: "ok" });
   });
 
+  it("a key over 256 characters is a 400 problem naming the header; nothing is applied or recorded", async () => {
+    const before = await db().capabilityInvocation.count({ where: { workspaceId: kv.ws } });
+    const r = await call(kv, "data.kv", "increment", { key: "/app/counter/long-key", by: 1 }, { "idempotency-key": "k".repeat(257) });
+    expect(r.status, r.text).toBe(400);
+    expect(r.json).toMatchObject({ reason: "invalid_header", errors: [{ path: "/headers/idempotency-key" }] });
+    expect(await db().capabilityInvocation.count({ where: { workspaceId: kv.ws } })).toBe(before);
+    expect((await call(kv, "data.kv", "get", { key: "/app/counter/long-key" })).json.output).toMatchObject({ found: false });
+  });
+
   it("a retried increment is not applied twice; a denial replays as the same denial", async () => {
     const key = `idem-${randomBytes(6).toString("hex")}`;
     const a = await call(kv, "data.kv", "increment", { key: "/app/counter/idem", by: 5 }, { "idempotency-key": key });
