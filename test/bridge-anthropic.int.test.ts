@@ -40,24 +40,26 @@ afterAll(async () => {
 
 type TAnthropicSpec = { baseUrl: string; apiKey: string; models?: Array<"text" | "embedding">; provider?: string; providerModels?: { text?: string; embedding?: string } };
 
-/** A credential and a ready ai.generate binding with provider_config {base_url, api_style: "anthropic"}, over the REST API. */
+/** The provider-bindings request of an ai.generate binding with provider_config {base_url, api_style: "anthropic"}. */
+function anthropicBindingBody(credentialId: string, p: TAnthropicSpec) {
+  const models = p.models ?? ["text"];
+  return {
+    credential_id: credentialId, capability: "ai.generate", actions: ["generate"], scope: [],
+    budget: { units: 1_000_000, unit: "tokens" },
+    capability_scope: {
+      id: "ai.generate",
+      scope: { models, max_tokens_per_call: 100_000 },
+      provider_models: p.providerModels ?? { text: "claude-test-model", ...(models.includes("embedding") ? { embedding: "claude-embed" } : {}) },
+    },
+    provider_config: { base_url: p.baseUrl, api_style: "anthropic" },
+  };
+}
+
+/** A credential and a ready anthropic-style ai.generate binding, over the REST API. */
 async function addAnthropicBinding(s: TBridgeSetup, p: TAnthropicSpec): Promise<{ credentialId: string; bindingId: string }> {
   const provider = p.provider ?? "anthropic";
   const credentialId = await makeCredential(s.owner, s.ws, p.apiKey, { provider });
-  const models = p.models ?? ["text"];
-  const r = await api("POST", `/v1/workspaces/${s.ws}/provider-bindings`, {
-    token: s.owner.token,
-    body: {
-      credential_id: credentialId, capability: "ai.generate", actions: ["generate"], scope: [],
-      budget: { units: 1_000_000, unit: "tokens" },
-      capability_scope: {
-        id: "ai.generate",
-        scope: { models, max_tokens_per_call: 100_000 },
-        provider_models: p.providerModels ?? { text: "claude-test-model", ...(models.includes("embedding") ? { embedding: "claude-embed" } : {}) },
-      },
-      provider_config: { base_url: p.baseUrl, api_style: "anthropic" },
-    },
-  });
+  const r = await api("POST", `/v1/workspaces/${s.ws}/provider-bindings`, { token: s.owner.token, body: anthropicBindingBody(credentialId, p) });
   expect(r.status, r.text).toBe(201);
   expect(r.json).toMatchObject({ status: "ready", provider, provider_config: { base_url: p.baseUrl, api_style: "anthropic" } });
   s.providers[provider] = { credentialId, bindingId: r.json.id };
@@ -139,15 +141,7 @@ describe("ai.generate on an anthropic-style binding", () => {
     const credentialId = await makeCredential(s.owner, s.ws, claude.apiKey, { provider: "anthropic" });
     const r = await api("POST", `/v1/workspaces/${s.ws}/provider-bindings`, {
       token: s.owner.token,
-      body: {
-        credential_id: credentialId, capability: "ai.generate", actions: ["generate"], scope: [],
-        budget: { units: 1_000, unit: "tokens" },
-        capability_scope: {
-          id: "ai.generate", scope: { models: ["text", "embedding"], max_tokens_per_call: 100 },
-          provider_models: { text: "claude-test-model", embedding: "claude-embed" },
-        },
-        provider_config: { base_url: claude.baseUrl, api_style: "anthropic" },
-      },
+      body: anthropicBindingBody(credentialId, { baseUrl: claude.baseUrl, apiKey: claude.apiKey, models: ["text", "embedding"] }),
     });
     expect(r.status, r.text).toBe(422);
     expect(r.headers.get("content-type")).toBe("application/problem+json");
