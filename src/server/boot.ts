@@ -7,6 +7,8 @@ import { ensureSigningKey } from "@/server/platform/jwt";
 import { logger } from "@/server/platform/logger";
 import { bootstrapPlatform } from "@/server/domain/identity/users.service";
 import { startWorkers } from "@/server/workers/run";
+import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
+import { runner } from "@/server/runtime";
 
 /**
  * Process start: open (and migrate) the database, make sure a signing key and
@@ -25,6 +27,11 @@ export async function boot(): Promise<void> {
         : { ok: false, error: "unknown command" },
     );
   }
-  if (env().CAPSTAN_WORKERS) startWorkers();
+  if (env().CAPSTAN_WORKERS) {
+    logger.info("runtime.isolation", { ...(await runner().isolation()) });
+    // Adopt the apps that survived a restart and clear what no deployment owns, before serving.
+    await reconcileRunner().catch((err) => logger.error("runtime.reconcile_failed", { error: String(err) }));
+    startWorkers();
+  }
   logger.info("boot.ready", { ms: Date.now() - started });
 }

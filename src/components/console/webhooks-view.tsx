@@ -45,6 +45,9 @@ const EVENT_LABEL: Record<TEventType, string> = {
   "capability.contract_ready": "Capability contract ready",
   "capability.invocation_requested": "Capability invocation requested",
   "capability.invocation_resulted": "Capability invocation resulted",
+  "deployment.changed": "Deployment status changed",
+  "pipeline_run.changed": "Pipeline run status changed",
+  "surface.changed": "Surface status changed",
 };
 const EVENT_TYPES = Object.keys(EVENT_LABEL) as TEventType[];
 const ALL = "*";

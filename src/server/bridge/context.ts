@@ -27,6 +27,17 @@ export async function activeContract(productId: string) {
   return value;
 }
 
+/** A given revision's ready contract (a deployment's own), cached like the active one. */
+export async function revisionContract(revisionId: string) {
+  const key = `rev:${revisionId}`;
+  const hit = contracts.get(key);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+  const rev = await db().revision.findFirst({ where: { id: revisionId, contractStatus: "ready" }, select: { id: true, capabilities: true } });
+  const value = rev ? { revisionId: rev.id, capabilities: rev.capabilities as unknown as TCapabilityEntry[] } : null;
+  contracts.set(key, { at: Date.now(), value });
+  return value;
+}
+
 export async function workspacePlan(workspaceId: string): Promise<TPlanName> {
   const hit = plans.get(workspaceId);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.value;

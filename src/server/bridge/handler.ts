@@ -9,7 +9,7 @@ import { logger } from "@/server/platform/logger";
 import { claimIdempotencyKey, requestFingerprint, completeIdempotencyKey, releaseIdempotencyKey, validateIdempotencyKey } from "@/server/platform/idempotency";
 import { invalidToken } from "@/server/platform/jwt";
 import { ALL_ACTIONS, BRIDGE_ACTIONS, REASON_STATUS, type TBridgeCapability, type TBridgeOutput } from "./bridge.contract";
-import { invoke, type TOutcome } from "./pipeline";
+import { invoke, type TBridgeCaller, type TOutcome } from "./pipeline";
 import { takeToken } from "./rate-limit";
 import { auditRejection } from "./rejections";
 
@@ -23,12 +23,19 @@ import { auditRejection } from "./rejections";
  */
 const STATUS_CODE: Record<number, TErrorCode> = { 403: "forbidden", 409: "conflict", 422: "validation_failed", 429: "rate_limited", 503: "unavailable" };
 
-export async function handleBridge(req: Request, capability: string, action: string): Promise<Response> {
+/**
+ * Who is calling, once authenticated: a service identity (bridge token) or
+ * a deployment (its Bridge socket; see src/server/runtime/bridge-socket.ts).
+ * `principalId` keys the rate limit, idempotency scope and rejection audits.
+ */
+export type TBridgePrincipal = { principalId: string; kind: "service_identity" | "deployment"; caller: TBridgeCaller };
+
+export async function handleBridge(req: Request, capability: string, action: string, opts: { principal?: TBridgePrincipal } = {}): Promise<Response> {
   const startedAt = performance.now();
   const instance = `/v1/capabilities/${capability}/${action}`;
   let correlationId = "";
   let providerMs = 0;
-  let caller: Awaited<ReturnType<typeof authenticateBridgeToken>> | null = null;
+  let principal: TBridgePrincipal | null = null;
   const overhead = () => String(Math.max(0, Math.round((performance.now() - startedAt - providerMs) * 100) / 100));
   try {
     correlationId = resolveCorrelation(req.headers).correlationId;
@@ -39,11 +46,9 @@ export async function handleBridge(req: Request, capability: string, action: str
     const schema = schemas[action];
     await getDb();
     const idemKey = validateIdempotencyKey(req.headers.get("idempotency-key"));
-    const auth = req.headers.get("authorization");
-    const m = auth ? /^Bearer ([^\s]+)$/i.exec(auth.trim()) : null;
-    if (!m) throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
-    caller = await authenticateBridgeToken(m[1]!);
-    const wait = takeToken(caller.serviceIdentityId);
+    principal = opts.principal ?? (await tokenPrincipal(req));
+    const caller = principal.caller;
+    const wait = takeToken(principal.principalId);
     if (wait > 0) {
       throw new AppError("rate_limited", `Too many calls for this service identity; retry in ${wait} s`, {
         reason: "rate_limited", headers: { "retry-after": String(wait) },
@@ -64,7 +69,7 @@ export async function handleBridge(req: Request, capability: string, action: str
     let claimId: string | undefined;
     if (idemKey) {
       const claim = await claimIdempotencyKey(
-        { principalId: caller.serviceIdentityId, method: "POST", path: instance, key: idemKey },
+        { principalId: principal.principalId, method: "POST", path: instance, key: idemKey },
         requestFingerprint(raw),
       );
       if (claim.kind === "replay") {
@@ -105,11 +110,19 @@ export async function handleBridge(req: Request, capability: string, action: str
     if (!(err instanceof AppError)) {
       logger.error("bridge.unhandled", { path: instance, correlation_id: correlationId, error: String((err as Error)?.stack ?? err) });
     }
-    if (caller) await auditRejection(caller, err, { path: instance, correlationId });
+    if (principal) await auditRejection(principal, err, { path: instance, correlationId });
     const res = problemResponse(err, { instance, correlationId });
     res.headers.set("capstan-overhead-ms", overhead());
     return res;
   }
+}
+
+async function tokenPrincipal(req: Request): Promise<TBridgePrincipal> {
+  const auth = req.headers.get("authorization");
+  const m = auth ? /^Bearer ([^\s]+)$/i.exec(auth.trim()) : null;
+  if (!m) throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
+  const identity = await authenticateBridgeToken(m[1]!);
+  return { principalId: identity.serviceIdentityId, kind: "service_identity", caller: identity };
 }
 
 function toResponse(o: TOutcome, capability: string, action: string, instance: string, correlationId: string): Response {

@@ -9,7 +9,7 @@ import { newId } from "@/server/platform/ids";
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
 import type { TAuditAction } from "@/server/platform/audit";
-import { activeContract, workspacePlan } from "./context";
+import { activeContract, revisionContract, workspacePlan } from "./context";
 import type { TResultReason, TUsage } from "./bridge.contract";
 import { planAiCall, runAi } from "./ai";
 import { messageBytes, planEmailCall, runEmail } from "./email";
@@ -29,6 +29,10 @@ import { Deny } from "./errors";
  */
 export type TBridgeCaller = {
   serviceIdentityId: string | null;
+  /** Set when a hosted app calls through its deployment's Bridge socket. */
+  deploymentId?: string | null;
+  /** Pins the contract to this revision (a deployment's own); else the product's active revision. */
+  revisionId?: string | null;
   workspaceId: string;
   productId: string | null;
   environmentType: string | null;
@@ -85,7 +89,7 @@ export async function invoke(
   let eventRequest: Record<string, unknown> | null = null;
   let outcome: TOutcome;
   try {
-    const contract = await activeContract(caller.productId);
+    const contract = caller.revisionId ? await revisionContract(caller.revisionId) : await activeContract(caller.productId);
     if (!contract) throw new Deny("outside_contract", "the product has no confirmed capability contract");
     revisionId = contract.revisionId;
     const entry = contract.capabilities.find((c) => c.id === call.capability);
@@ -93,7 +97,7 @@ export async function invoke(
     if (!entry) throw new Deny("outside_contract", `${call.capability} is not in the product's contract`);
     if (!entry.actions.includes(call.action)) throw new Deny("outside_contract", `${call.capability} ${call.action} is not in the contract`);
     if (!permits(caller.permissions ?? null, call.capability, call.action)) {
-      throw new Deny("permission_denied", `service identity ${caller.serviceIdentityId} is not granted ${call.capability}:${call.action}`);
+      throw new Deny("permission_denied", `${caller.serviceIdentityId ? `service identity ${caller.serviceIdentityId}` : `deployment ${caller.deploymentId}`} is not granted ${call.capability}:${call.action}`);
     }
 
     if (call.capability === "data.kv") checkKvScope(entry, call.action, call.body);
@@ -162,7 +166,7 @@ export async function invoke(
   const finishedAt = new Date();
   await recordInvocation({
     id, workspaceId: caller.workspaceId, productId: caller.productId, revisionId,
-    serviceIdentityId: caller.serviceIdentityId, executionId: caller.executionId ?? null,
+    serviceIdentityId: caller.serviceIdentityId, deploymentId: caller.deploymentId ?? null, executionId: caller.executionId ?? null,
     bridgeInvocationId: caller.bridgeInvocationId ?? null, environmentType: caller.environmentType,
     capability: call.capability, action: call.action, request: eventRequest ?? { id: call.capability, action: call.action },
     requestDescribed: eventRequest !== null, requestSummary: summary(call.body),

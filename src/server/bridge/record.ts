@@ -21,6 +21,7 @@ export type TRecord = {
   productId: string;
   revisionId: string | null;
   serviceIdentityId: string | null;
+  deploymentId: string | null;
   executionId: string | null;
   bridgeInvocationId: string | null;
   environmentType: string | null;
@@ -97,7 +98,7 @@ async function writeAudited(tx: Prisma.TransactionClient, r: TRecord): Promise<v
   await tx.capabilityInvocation.create({
     data: {
       id: r.id, workspaceId: r.workspaceId, productId: r.productId, revisionId: r.revisionId,
-      serviceIdentityId: r.serviceIdentityId, executionId: r.executionId, bridgeInvocationId: r.bridgeInvocationId,
+      serviceIdentityId: r.serviceIdentityId, deploymentId: r.deploymentId, executionId: r.executionId, bridgeInvocationId: r.bridgeInvocationId,
       capability: r.capability, action: r.action, outcome: r.outcome, reason: r.reason, provider: r.provider,
       bindingId: r.bindingId, fallbackUsed: r.fallbackUsed, usageUnits: r.usage.units, usageUnit: r.usage.unit,
       requestSummary: { ...r.requestSummary, request: r.request } as Prisma.InputJsonValue,
@@ -187,7 +188,7 @@ export function flushRecords(): Promise<void> {
 }
 
 async function insertBatch(batch: TRecord[]): Promise<void> {
-  const invRows = batch.map((r) => P.sql`(${r.id}, ${r.workspaceId}, ${r.productId}, ${r.revisionId}, ${r.serviceIdentityId}, ${r.executionId},
+  const invRows = batch.map((r) => P.sql`(${r.id}, ${r.workspaceId}, ${r.productId}, ${r.revisionId}, ${r.serviceIdentityId}, ${r.deploymentId}, ${r.executionId},
         ${r.bridgeInvocationId}, ${r.capability}, ${r.action}, ${r.outcome}, ${r.reason}, ${r.provider}, ${r.bindingId},
         ${r.fallbackUsed}, ${r.usage.units}, ${r.usage.unit}, ${JSON.stringify({ ...r.requestSummary, request: r.request })}::jsonb,
         ${r.outputSummary ? JSON.stringify(r.outputSummary) : null}::jsonb, ${r.correlationId}, ${r.latencyMs}::int, ${r.overheadMs}::int,
@@ -207,7 +208,7 @@ async function insertBatch(batch: TRecord[]): Promise<void> {
   });
   await db().$executeRaw`
     WITH inv AS (
-      INSERT INTO capability_invocations (id, workspace_id, product_id, revision_id, service_identity_id, execution_id,
+      INSERT INTO capability_invocations (id, workspace_id, product_id, revision_id, service_identity_id, deployment_id, execution_id,
         bridge_invocation_id, capability, action, outcome, reason, provider, binding_id, fallback_used, usage_units,
         usage_unit, request_summary, output_summary, correlation_id, latency_ms, overhead_ms, requested_at, finished_at)
       VALUES ${P.join(invRows)}

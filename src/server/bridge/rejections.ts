@@ -16,13 +16,13 @@ export const REJECTION_AUDIT_WINDOW_MS = 60_000;
 const last = new Map<string, { at: number; suppressed: number }>();
 
 export async function auditRejection(
-  caller: { serviceIdentityId: string; workspaceId: string },
+  principal: { principalId: string; kind: "service_identity" | "deployment"; caller: { workspaceId: string } },
   err: unknown,
   ctx: { path: string; correlationId: string },
 ): Promise<void> {
   if (!(err instanceof AppError) || err.status >= 500 || err.status === 401) return;
   const reason = err.reason ?? err.code;
-  const key = `${caller.serviceIdentityId}:${reason}`;
+  const key = `${principal.principalId}:${reason}`;
   const now = Date.now();
   const seen = last.get(key);
   if (seen && now - seen.at < REJECTION_AUDIT_WINDOW_MS) {
@@ -33,8 +33,8 @@ export async function auditRejection(
   last.set(key, { at: now, suppressed: 0 });
   try {
     await writeAuditStandalone({
-      workspaceId: caller.workspaceId, actor: { kind: "service", id: caller.serviceIdentityId }, action: "bridge.rejected",
-      target: { kind: "service_identity", id: caller.serviceIdentityId }, correlationId: ctx.correlationId,
+      workspaceId: principal.caller.workspaceId, actor: { kind: "service", id: principal.principalId }, action: "bridge.rejected",
+      target: { kind: principal.kind, id: principal.principalId }, correlationId: ctx.correlationId,
       details: { path: ctx.path, status: err.status, reason, detail: err.message, suppressed_before: seen?.suppressed ?? 0 },
     });
   } catch (e) {

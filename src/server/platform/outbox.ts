@@ -24,6 +24,9 @@ export const EVENT_TYPES = {
   "credential.revoked": "1.0.0",
   "binding.changed": "1.0.0",
   "service_identity.changed": "1.0.0",
+  "deployment.changed": "1.0.0",
+  "pipeline_run.changed": "1.0.0",
+  "surface.changed": "1.0.0",
 } as const;
 export type TEventType = keyof typeof EVENT_TYPES;
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as TEventType[];

@@ -9,6 +9,7 @@ import { serviceIdentitiesRouter } from "@/server/domain/service-identities/serv
 import { credentialsRouter } from "@/server/domain/credentials/credentials.router";
 import { bindingsRouter } from "@/server/domain/credentials/bindings.router";
 import { invocationsRouter } from "@/server/domain/capabilities/invocations.router";
+import { deploymentsRouter } from "@/server/domain/deployments/deployments.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -23,6 +24,7 @@ export const appRouter = router({
   serviceIdentities: serviceIdentitiesRouter,
   credentials: credentialsRouter,
   bindings: bindingsRouter,
+  deployments: deploymentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

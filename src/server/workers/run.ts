@@ -5,6 +5,9 @@ import { deliverDue, dispatchOutbox } from "@/server/domain/webhooks/delivery.se
 import { processPendingFreezes } from "@/server/domain/source/freeze.service";
 import { sweepExpiredReservations } from "@/server/domain/usage/reservations.service";
 import { expireBindings } from "@/server/domain/credentials/bindings.service";
+import { processPlannedDeployments } from "@/server/domain/deployments/apply.service";
+import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
+import { fireDueDeadlines } from "@/server/domain/deployments/surfaces.service";
 
 type TLoop = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -19,6 +22,9 @@ export function loops(): TLoop[] {
     { name: "outbox-dispatch", everyMs: poll, run: dispatchOutbox },
     { name: "webhook-delivery", everyMs: poll, run: deliverDue },
     { name: "source-freeze", everyMs: poll, run: processPendingFreezes },
+    { name: "deployments", everyMs: poll, run: processPlannedDeployments },
+    { name: "deadlines", everyMs: poll, run: fireDueDeadlines },
+    { name: "runner-reconciler", everyMs: env().CAPSTAN_RUNNER_RECONCILE_MS, run: reconcileRunner },
     { name: "binding-expiry", everyMs: 60_000, run: expireBindings },
     { name: "reservation-sweeper", everyMs: 30_000, run: sweepExpiredReservations },
     { name: "idempotency-sweeper", everyMs: 10 * 60_000, run: sweepIdempotencyKeys },

@@ -12,6 +12,8 @@ export const ZCapabilityInvocation = z
     product_id: z.string(),
     revision_id: z.string().nullable(),
     service_identity_id: z.string().nullable(),
+    /** The deployment whose app made the call through its Bridge socket, or null. */
+    deployment_id: z.string().nullable(),
     execution_id: z.string().nullable(),
     bridge_invocation_id: z.string().nullable(),
     capability: z.string(),

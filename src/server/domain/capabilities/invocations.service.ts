@@ -11,7 +11,7 @@ function toView(r: CapabilityInvocation): TCapabilityInvocation {
   const req = r.requestSummary as { sha256: string; size_bytes: number; request: Record<string, unknown> };
   return {
     id: r.id, workspace_id: r.workspaceId, product_id: r.productId, revision_id: r.revisionId,
-    service_identity_id: r.serviceIdentityId, execution_id: r.executionId, bridge_invocation_id: r.bridgeInvocationId,
+    service_identity_id: r.serviceIdentityId, deployment_id: r.deploymentId, execution_id: r.executionId, bridge_invocation_id: r.bridgeInvocationId,
     capability: r.capability, action: r.action, outcome: r.outcome as TCapabilityInvocation["outcome"], reason: r.reason,
     provider: r.provider, binding_id: r.bindingId, fallback_used: r.fallbackUsed,
     usage: { units: r.usageUnits, unit: r.usageUnit },

@@ -1,0 +1,163 @@
+import type { Deployment, Prisma } from "@/generated/prisma/client";
+import { db } from "@/server/platform/db/client";
+import { AppError } from "@/server/platform/errors";
+import { newId } from "@/server/platform/ids";
+import { logger } from "@/server/platform/logger";
+import { runner, type TDeployOutcome, type TRuntimeState } from "@/server/runtime";
+import type { TDescriptor, TEvidence } from "@/server/domain/source/source.types";
+import type { TEnvironmentType } from "./deployments.contract";
+import { deploymentBridge, release, retireInTx } from "./lifecycle";
+import { forgetSurface } from "./surface-cache";
+import { serveSurface, surfaceTtlSeconds, surfaceUrls } from "./surfaces.service";
+import { createSurfaceRow, moveDeployment, movePipeline, moveSurface, type TMoveCtx } from "./transitions";
+
+/**
+ * The deploy worker: leases planned deployments (FOR UPDATE SKIP LOCKED),
+ * hands each to the runner (unpack, install, build, start, health), then
+ * gives the healthy deployment a surface: registers its expiry deadline,
+ * probes it through the surface route and activates both in one
+ * transaction that also supersedes the environment's previous active
+ * deployment. A stop that lands meanwhile wins: the worker notices its move
+ * is refused and releases what it started.
+ */
+const LEASE_SECONDS = 900;
+const system = { kind: "system" as const, id: null };
+
+export async function processPlannedDeployments(limit = 2): Promise<number> {
+  const claimed = await db().$queryRaw<{ id: string }[]>`
+    UPDATE deployments SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = attempts + 1, updated_at = now()
+     WHERE id IN (
+       SELECT id FROM deployments
+        WHERE status = 'planned' AND (locked_until IS NULL OR locked_until < now())
+        ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING id`;
+  await Promise.all(claimed.map(({ id }) => applyDeployment(id).catch((err) => logger.error("deployment.apply_crashed", { deployment_id: id, error: String(err) }))));
+  return claimed.length;
+}
+
+const tx = <T>(correlationId: string, fn: (ctx: TMoveCtx) => Promise<T>) => db().$transaction((t) => fn({ tx: t, actor: system, correlationId }));
+
+/** True when the error is a refused move because the deployment changed meanwhile (a stop). */
+const superseded = (err: unknown) => err instanceof AppError && (err.reason === "concurrent_change" || err.reason === "illegal_transition");
+
+export async function applyDeployment(id: string): Promise<void> {
+  const planned = await db().deployment.findUniqueOrThrow({ where: { id } });
+  if (planned.status !== "planned") return;
+  const cid = planned.correlationId;
+  const r = runner();
+  const applying = await tx(cid, async (ctx) => {
+    const dep = await moveDeployment(ctx, planned, "apply", { runnerHost: r.hostId, startedAt: new Date() });
+    if (dep.pipelineRunId) await movePipeline(ctx, await ctx.tx.pipelineRun.findUniqueOrThrow({ where: { id: dep.pipelineRunId } }), "request");
+    return dep;
+  });
+  const rev = await db().revision.findUniqueOrThrow({ where: { id: applying.revisionId } });
+  const descriptor = rev.descriptor as unknown as TDescriptor;
+
+  let outcome: TDeployOutcome;
+  try {
+    outcome = await r.deploy({
+      deploymentId: id, snapshot: rev.snapshot as unknown as TEvidence, buildPlan: descriptor.build_plan!,
+      bridge: deploymentBridge(applying),
+      // Recorded at once so a stop or the reconciler can find the process even before it is healthy.
+      onStarted: async (state) => {
+        await db().deployment.updateMany({ where: { id, status: "applying" }, data: { runtime: state as unknown as Prisma.InputJsonValue } });
+      },
+    });
+  } catch (err) {
+    logger.error("deployment.runner_failed", { deployment_id: id, error: String((err as Error)?.stack ?? err) });
+    outcome = { ok: false, reasonCode: "runner_error", state: null, health: null, evidence: { build_log: null, health_attempts: null }, findings: [{ kind: "runtime", severity: "error", code: "runner_error", message: "The runner failed unexpectedly; deploy again, and quote the deployment id if it persists." }] };
+  }
+  const evidence = outcome.evidence as unknown as Prisma.InputJsonValue;
+  const stateJson = (outcome.state ?? null) as unknown as Prisma.InputJsonValue;
+
+  if (!outcome.ok) {
+    await finishFailed(id, cid, outcome.reasonCode, outcome.findings, { evidence, runtime: stateJson ?? undefined, health: (outcome.health ?? undefined) as never });
+    return;
+  }
+
+  // Healthy: a surface, its deadline, then the probe through the route.
+  let surfaceId: string;
+  try {
+    surfaceId = await tx(cid, async (ctx) => {
+      const dep = await ctx.tx.deployment.findUniqueOrThrow({ where: { id } });
+      if (dep.status !== "applying") throw new AppError("conflict", "stopped meanwhile", { reason: "concurrent_change" });
+      await ctx.tx.deployment.update({
+        where: { id }, data: { runtime: stateJson, health: outcome.health as never, endpoint: outcome.endpoint as never, evidence, updatedAt: new Date() },
+      });
+      const run = dep.pipelineRunId ? await ctx.tx.pipelineRun.findUniqueOrThrow({ where: { id: dep.pipelineRunId } }) : null;
+      if (run) await movePipeline(ctx, run, "report");
+      const srfId = newId("srf");
+      const ddlId = newId("ddl");
+      const expiresAt = new Date(Date.now() + surfaceTtlSeconds(dep.environmentType as TEnvironmentType) * 1000);
+      const urls = surfaceUrls(srfId);
+      let srf = await createSurfaceRow(ctx, {
+        id: srfId, workspaceId: dep.workspaceId, productId: dep.productId, deploymentId: id, environmentId: dep.environmentId,
+        environmentType: dep.environmentType, expiresAt, deadlineId: ddlId, url: urls.url, route: { host: urls.host, path: "/" },
+      });
+      await ctx.tx.deadline.create({ data: { id: ddlId, workspaceId: dep.workspaceId, subjectKind: "surface", subjectId: srfId, dueAt: expiresAt } });
+      srf = await moveSurface(ctx, srf, "register");
+      await ctx.tx.deployment.update({ where: { id }, data: { surfaceId: srfId } });
+      return srf.id;
+    });
+  } catch (err) {
+    if (!superseded(err)) throw err;
+    await release({ id, runtime: stateJson as never, surfaceId: null });
+    return;
+  }
+
+  forgetSurface(surfaceId);
+  const checkedAt = new Date();
+  const started = performance.now();
+  const probe = await serveSurface(new Request(`http://capstan.internal/s/${surfaceId}${descriptor.build_plan!.health.path}`, { headers: { "user-agent": "capstan-reachability" } }),
+    surfaceId, descriptor.build_plan!.health.path, false, { allowValidating: true });
+  await probe.body?.cancel().catch(() => undefined);
+  const reachability = { checked_at: checkedAt.toISOString(), status_code: probe.status, latency_ms: Math.round(performance.now() - started) };
+  const reachable = probe.status >= 200 && probe.status < 400;
+
+  if (!reachable) {
+    await tx(cid, async (ctx) => {
+      const srf = await ctx.tx.surface.findUniqueOrThrow({ where: { id: surfaceId } });
+      if (srf.status === "validating") await moveSurface(ctx, srf, "unreachable", { reachability, reasonCode: "unreachable" });
+    });
+    await finishFailed(id, cid, "surface_unreachable", [{ kind: "surface", severity: "error", code: "surface_unreachable", message: `The surface route answered ${probe.status} for ${descriptor.build_plan!.health.path} although the app was healthy on its socket.` }], {});
+    return;
+  }
+
+  let old: Deployment[] = [];
+  try {
+    await tx(cid, async (ctx) => {
+      const dep = await ctx.tx.deployment.findUniqueOrThrow({ where: { id } });
+      // Supersede first: at most one active deployment per environment (a unique index says so too).
+      const previous = await ctx.tx.deployment.findMany({ where: { environmentId: dep.environmentId, status: "active", id: { not: id } } });
+      old = [];
+      for (const p of previous) old.push(await retireInTx(ctx, p, "supersede", "superseded"));
+      await moveDeployment(ctx, dep, "ready", { supersededDeploymentId: previous[0]?.id ?? null, lockedUntil: null });
+      const srf = await ctx.tx.surface.findUniqueOrThrow({ where: { id: surfaceId } });
+      await moveSurface(ctx, srf, "reachable", { reachability, activatedAt: new Date() });
+      if (dep.pipelineRunId) await movePipeline(ctx, await ctx.tx.pipelineRun.findUniqueOrThrow({ where: { id: dep.pipelineRunId } }), "complete");
+    });
+  } catch (err) {
+    if (!superseded(err)) throw err;
+    await release({ id, runtime: stateJson as never, surfaceId });
+    return;
+  }
+  forgetSurface(surfaceId);
+  for (const p of old) await release(p);
+}
+
+async function finishFailed(id: string, cid: string, reasonCode: string, findings: unknown[], data: Prisma.DeploymentUncheckedUpdateManyInput): Promise<void> {
+  let dep: Deployment | null = null;
+  try {
+    dep = await tx(cid, async (ctx) => {
+      const current = await ctx.tx.deployment.findUniqueOrThrow({ where: { id } });
+      if (current.status !== "applying") return current;
+      if (Object.keys(data).length) await ctx.tx.deployment.update({ where: { id }, data: { ...data, updatedAt: new Date() } as never });
+      const run = current.pipelineRunId ? await ctx.tx.pipelineRun.findUniqueOrThrow({ where: { id: current.pipelineRunId } }) : null;
+      if (run?.status === "requested") await movePipeline(ctx, run, "report");
+      return retireInTx(ctx, await ctx.tx.deployment.findUniqueOrThrow({ where: { id } }), "fail", reasonCode, { findings });
+    });
+  } finally {
+    const runtime = dep?.runtime ?? (data.runtime as unknown as TRuntimeState | undefined) ?? null;
+    await release({ id, runtime: runtime as never, surfaceId: dep?.surfaceId ?? null });
+  }
+}

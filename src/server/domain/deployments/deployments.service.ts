@@ -1,0 +1,187 @@
+import type { Deployment, PipelineRun, Prisma, Revision } from "@/generated/prisma/client";
+import { blobStore } from "@/server/platform/blob-store";
+import { db } from "@/server/platform/db/client";
+import { env } from "@/server/platform/env";
+import { AppError, notFound } from "@/server/platform/errors";
+import { newId } from "@/server/platform/ids";
+import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
+import { iso } from "@/server/platform/time";
+import { runner, type TIsolationReport } from "@/server/runtime";
+import { getOwnedRevision } from "@/server/domain/source/revisions.service";
+import type { TDescriptor, TFinding } from "@/server/domain/source/source.types";
+import type { TDeployment, TEnvironmentType, TPipelineRun } from "./deployments.contract";
+import { DEPLOYMENT, type TDeploymentStatus } from "./deployments.states";
+import { retire } from "./lifecycle";
+import { createDeploymentRow, createPipelineRow, movePipeline } from "./transitions";
+
+type TCaller = { userId: string; correlationId: string };
+
+export function toDeployment(d: Deployment): TDeployment {
+  const out: TDeployment = {
+    id: d.id, workspace_id: d.workspaceId, product_id: d.productId, revision_id: d.revisionId,
+    environment_type: d.environmentType as TEnvironmentType, slot: d.slot, status: d.status as TDeploymentStatus,
+    required_isolation_profile: "isolated-vm", egress: "deny",
+    findings: d.findings as TFinding[],
+    environment_id: d.environmentId,
+    superseded_deployment_id: d.supersededDeploymentId,
+    source: d.source as TDeployment["source"],
+    evidence: { build_log: null, health_attempts: null, ...(d.evidence as object) },
+    started_at: d.startedAt ? iso(d.startedAt) : null,
+    stopped_at: d.stoppedAt ? iso(d.stoppedAt) : null,
+    created_at: iso(d.createdAt), updated_at: iso(d.updatedAt),
+  };
+  if (d.pipelineRunId) out.pipeline_run_id = d.pipelineRunId;
+  if (d.reasonCode) out.reason_code = d.reasonCode;
+  if (d.isolation) out.isolation = d.isolation as TDeployment["isolation"];
+  if (d.health) out.health = d.health as TDeployment["health"];
+  if (d.endpoint) out.endpoint = d.endpoint as TDeployment["endpoint"];
+  if (d.surfaceId) out.surface_id = d.surfaceId;
+  return out;
+}
+
+export function toPipelineRun(r: PipelineRun): TPipelineRun {
+  return {
+    id: r.id, workspace_id: r.workspaceId, revision_id: r.revisionId, product_id: r.productId, intent: "preview",
+    status: r.status as TPipelineRun["status"], findings: r.findings as TFinding[], deployment_id: r.deploymentId,
+    ...(r.reasonCode ? { reason_code: r.reasonCode } : {}),
+    created_at: iso(r.createdAt), updated_at: iso(r.updatedAt),
+  };
+}
+
+/** What the isolation policy and the revision allow, decided before anything is written. */
+export function authorize(
+  rev: Pick<Revision, "descriptor">,
+  environmentType: TEnvironmentType,
+  isolation: TIsolationReport,
+  allowUnenforcedProduction: boolean,
+): { blocked: string | null; findings: TFinding[]; unenforcedRun: boolean } {
+  const findings: TFinding[] = [];
+  const enforcedParts = [isolation.filesystem && "filesystem", isolation.network && "no network", isolation.resource_limits && "resource limits"].filter(Boolean);
+  const what = `${isolation.runner} runner, ${isolation.sandbox === "bubblewrap" ? `bubblewrap sandbox (${enforcedParts.join(", ")})` : `no sandbox (${isolation.sandbox_unavailable_reason ?? "unavailable"})`}, no VM boundary`;
+  if (!(rev.descriptor as TDescriptor | null)?.build_plan) {
+    findings.push({ kind: "descriptor", severity: "error", code: "build_plan_missing", message: "The confirmed descriptor has no build plan (install, build, start, port, health): freeze a revision the detector can plan, or confirm one with a build plan." });
+    return { blocked: "build_plan_missing", findings, unenforcedRun: false };
+  }
+  if (!isolation.enforced) {
+    if (environmentType === "production" && !allowUnenforcedProduction) {
+      findings.push({ kind: "isolation", severity: "error", code: "isolation_unenforced", message: `Production requires the isolated-vm profile, which this runner cannot enforce (${what}). Deploy to preview or staging, or ask the operator to run a runner that enforces isolated-vm (or to set CAPSTAN_ALLOW_UNENFORCED_PRODUCTION=1).` });
+      return { blocked: "isolation_unenforced", findings, unenforcedRun: false };
+    }
+    findings.push({ kind: "isolation", severity: "warning", code: "isolation_unenforced", message: `Runs without the isolated-vm profile: ${what}.` });
+    if (isolation.sandbox === "none") {
+      findings.push({ kind: "isolation", severity: "warning", code: "sandbox_unavailable", message: `The app runs as a plain process of the Capstan host with network access: ${isolation.sandbox_unavailable_reason ?? "no sandbox"}.` });
+    }
+    return { blocked: null, findings, unenforcedRun: true };
+  }
+  return { blocked: null, findings, unenforcedRun: false };
+}
+
+/**
+ * POST /v1/workspaces/{ws}/revisions/{rev}/deployments: checks the revision
+ * (409 naming why: descriptor unconfirmed, contract rejected or pending),
+ * then in one transaction finds or creates the environment, drives the
+ * preview pipeline run through authorization, and writes the deployment as
+ * `planned` (the deploy worker picks it up) or `blocked` with findings.
+ */
+export async function requestDeployment(caller: TCaller, workspaceId: string, revisionId: string, body: { environment_type: TEnvironmentType; slot?: string }): Promise<TDeployment> {
+  const rev = await getOwnedRevision(workspaceId, revisionId);
+  if (rev.descriptorStatus !== "confirmed") {
+    throw new AppError("conflict", `Revision ${revisionId} has no confirmed runtime descriptor (${rev.descriptorStatus}): confirm it with descriptor:confirm first`, { reason: "descriptor_unconfirmed" });
+  }
+  if (rev.contractStatus === "rejected") {
+    const why = (rev.contractRejection as { reason?: string; message?: string } | null) ?? {};
+    throw new AppError("conflict", `Revision ${revisionId}'s capability contract was rejected (${why.reason ?? "rejected"}${why.message ? `: ${why.message}` : ""}); fix capabilities.json and freeze a new revision`, { reason: "contract_rejected" });
+  }
+  if (rev.contractStatus !== "ready") {
+    throw new AppError("conflict", `Revision ${revisionId}'s capability contract is not ready (${rev.contractStatus})`, { reason: "contract_pending" });
+  }
+  const environmentType = body.environment_type;
+  const slot = body.slot ?? "default";
+  const isolation = await runner().isolation();
+  const auth = authorize(rev, environmentType, isolation, env().CAPSTAN_ALLOW_UNENFORCED_PRODUCTION);
+  const actor = { kind: "user" as const, id: caller.userId };
+
+  const row = await db().$transaction(async (tx) => {
+    const ctx = { tx, actor, correlationId: caller.correlationId };
+    const environment = await tx.environment.upsert({
+      where: { productId_type_slot: { productId: rev.productId, type: environmentType, slot } },
+      create: { id: newId("env"), workspaceId, productId: rev.productId, type: environmentType, slot },
+      update: {},
+    });
+    const id = newId("dep");
+    let run: PipelineRun | null = null;
+    if (environmentType === "preview") {
+      run = await createPipelineRow(ctx, { id: newId("pipe"), workspaceId, productId: rev.productId, revisionId, deploymentId: id, correlationId: caller.correlationId });
+      run = await movePipeline(ctx, run, rev.snapshot ? "snapshot_ready" : "snapshot_missing");
+      run = await movePipeline(ctx, run, auth.blocked ? "block" : "admit", { findings: auth.findings as never, reasonCode: auth.blocked });
+    }
+    const audits = auth.blocked === "isolation_unenforced"
+      ? [{ action: "isolation.blocked" as const, details: { isolation } }]
+      : auth.unenforcedRun ? [{ action: "isolation.unenforced_run" as const, details: { isolation } }] : [];
+    return createDeploymentRow(ctx, auth.blocked ? "block" : "request", {
+      id, workspaceId, productId: rev.productId, revisionId, environmentId: environment.id, environmentType, slot,
+      reasonCode: auth.blocked, findings: auth.findings as unknown as Prisma.InputJsonValue,
+      isolation: isolation as unknown as Prisma.InputJsonValue, source: { kind: "revision" },
+      pipelineRunId: run?.id ?? null, runner: runner().name, correlationId: caller.correlationId, createdBy: caller.userId,
+    }, audits);
+  });
+  return toDeployment(row);
+}
+
+export async function getOwnedDeployment(workspaceId: string, id: string): Promise<Deployment> {
+  const d = await db().deployment.findUnique({ where: { id } });
+  if (!d || d.workspaceId !== workspaceId) throw notFound(`Deployment ${id}`);
+  return d;
+}
+
+export async function getDeployment(workspaceId: string, id: string): Promise<TDeployment> {
+  return toDeployment(await getOwnedDeployment(workspaceId, id));
+}
+
+export async function listDeployments(
+  workspaceId: string,
+  q: TListQuery & { revision_id?: string; release_id?: string; product_id?: string; status?: TDeploymentStatus },
+): Promise<TPage<TDeployment>> {
+  const args = keysetArgs(q);
+  const rows = await db().deployment.findMany({
+    ...args,
+    where: {
+      ...args.where, workspaceId,
+      ...(q.revision_id ? { revisionId: q.revision_id } : {}),
+      ...(q.release_id ? { releaseId: q.release_id } : {}),
+      ...(q.product_id ? { productId: q.product_id } : {}),
+      ...(q.status ? { status: q.status } : {}),
+    },
+  });
+  return toPage(rows, q, toDeployment);
+}
+
+export async function getPipelineRun(workspaceId: string, id: string): Promise<TPipelineRun> {
+  const r = await db().pipelineRun.findUnique({ where: { id } });
+  if (!r || r.workspaceId !== workspaceId) throw notFound(`Pipeline run ${id}`);
+  return toPipelineRun(r);
+}
+
+/**
+ * POST .../deployments/{dep}:stop. A planned, applying or active deployment
+ * becomes `superseded` with reason_code `stopped` (audit deployment.stopped);
+ * its surface expires and its process group, directory and socket are gone
+ * before the answer. Anything already ended is a 409.
+ */
+export async function stopDeployment(caller: TCaller, workspaceId: string, id: string): Promise<TDeployment> {
+  const dep = await getOwnedDeployment(workspaceId, id);
+  if (!DEPLOYMENT.can(dep.status as TDeploymentStatus, "stop")) {
+    throw new AppError("conflict", `Deployment ${id} is ${dep.status}${dep.reasonCode ? ` (${dep.reasonCode})` : ""}: there is nothing to stop`, { reason: "deployment_not_running" });
+  }
+  return toDeployment(await retire(dep, "stop", "stopped", { kind: "user", id: caller.userId }, caller.correlationId));
+}
+
+/** The build log (evidence blob) and the tail of the running app's log. */
+export async function deploymentLogs(workspaceId: string, id: string, tailBytes: number): Promise<{ deployment_id: string; build_log: string; run_log: string; live: boolean }> {
+  const dep = await getOwnedDeployment(workspaceId, id);
+  const ev = dep.evidence as { build_log?: { sha256: string } | null };
+  const build = ev.build_log ? await blobStore().get(ev.build_log.sha256) : null;
+  const live = dep.status === "active" || dep.status === "applying";
+  const run = live && dep.runnerHost === runner().hostId ? await runner().runLog(id, tailBytes) : "";
+  return { deployment_id: id, build_log: build ? build.toString("utf8") : "", run_log: run, live };
+}

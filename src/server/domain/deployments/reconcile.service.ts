@@ -1,0 +1,65 @@
+import { db } from "@/server/platform/db/client";
+import { newId } from "@/server/platform/ids";
+import { logger } from "@/server/platform/logger";
+import { runner, type TRuntimeState } from "@/server/runtime";
+import { deploymentBridge, retire } from "./lifecycle";
+
+/**
+ * The reconciler: compares what the database says runs on this runner with
+ * what actually runs, on start and every CAPSTAN_RUNNER_RECONCILE_MS.
+ *  - an active deployment whose process is alive is adopted (its Bridge
+ *    socket served again by this process after a restart of Capstan);
+ *  - an active deployment whose process is gone is marked `failed`
+ *    (reason_code `process_exited`, the last lines of its log as a finding),
+ *    its surface expires;
+ *  - an applying deployment whose lease ran out (the worker died mid-build)
+ *    is marked `failed` (`runner_interrupted`);
+ *  - every process and directory of this runner that no planned, applying
+ *    or active deployment owns is killed and removed (ports, disk, sockets).
+ */
+const system = { kind: "system" as const, id: null };
+
+export type TReconcileReport = { adopted: string[]; failed: string[]; interrupted: string[]; killed: string[]; removed: string[] };
+
+export async function reconcileRunner(): Promise<TReconcileReport> {
+  const r = runner();
+  const report: TReconcileReport = { adopted: [], failed: [], interrupted: [], killed: [], removed: [] };
+  const rows = await db().deployment.findMany({ where: { runnerHost: r.hostId, status: { in: ["applying", "active"] } } });
+  const keep = new Set<string>();
+  for (const dep of rows) {
+    const state = dep.runtime as TRuntimeState | null;
+    if (dep.status === "applying") {
+      if (dep.lockedUntil && dep.lockedUntil > new Date()) {
+        keep.add(dep.id);
+        continue;
+      }
+      await retire(dep, "fail", "runner_interrupted", system, newId("evt"), {
+        findings: [{ kind: "runtime", severity: "error", code: "runner_interrupted", message: "Capstan stopped while this deployment was being built or started; deploy the revision again." }],
+      });
+      report.interrupted.push(dep.id);
+      continue;
+    }
+    if (state && (await r.isRunning(state))) {
+      keep.add(dep.id);
+      await r.adopt(dep.id, state, deploymentBridge(dep));
+      report.adopted.push(dep.id);
+      continue;
+    }
+    const tail = (await r.runLog(dep.id, 4_000)).trimEnd().split("\n").slice(-12).join("\n");
+    await retire(dep, "crash", "process_exited", system, newId("evt"), {
+      findings: [{ kind: "runtime", severity: "error", code: "process_exited", message: `The app's process ended while the deployment was active.${tail ? ` Last output:\n${tail}` : ""}` }],
+    });
+    report.failed.push(dep.id);
+  }
+  // Planned deployments own nothing on disk yet; anything else is an orphan.
+  const swept = await r.sweep(async () => {
+    const busy = await db().deployment.findMany({ where: { status: { in: ["planned", "applying"] } }, select: { id: true } });
+    return new Set([...keep, ...busy.map((d) => d.id)]);
+  });
+  report.killed = swept.killed;
+  report.removed = swept.removed;
+  if (report.failed.length || report.interrupted.length || report.killed.length || report.removed.length) {
+    logger.info("runtime.reconciled", { ...report, adopted: report.adopted.length });
+  }
+  return report;
+}

@@ -1,0 +1,33 @@
+/**
+ * The surface proxy's view of a surface, cached per process for at most
+ * TTL_MS (a request to a surface must not cost a database round trip).
+ * Retiring a deployment forgets its surface at once in this process; other
+ * processes see the change within TTL_MS, and a request that reaches a
+ * stopped app in that window gets a 502 from its closed socket.
+ */
+export const SURFACE_CACHE_TTL_MS = 1_000;
+
+export type TSurfaceRoute = {
+  id: string;
+  status: string;
+  reasonCode: string | null;
+  expiresAt: Date;
+  socketPath: string | null;
+};
+
+const cache = new Map<string, { at: number; value: TSurfaceRoute | null }>();
+
+export function cachedSurface(id: string): TSurfaceRoute | null | undefined {
+  const hit = cache.get(id);
+  if (!hit || Date.now() - hit.at > SURFACE_CACHE_TTL_MS) return undefined;
+  return hit.value;
+}
+
+export function rememberSurface(id: string, value: TSurfaceRoute | null): void {
+  if (cache.size > 10_000) cache.clear();
+  cache.set(id, { at: Date.now(), value });
+}
+
+export function forgetSurface(id: string): void {
+  cache.delete(id);
+}

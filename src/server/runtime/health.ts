@@ -1,0 +1,51 @@
+import http from "node:http";
+
+/** One GET over the deployment's ingress socket. */
+export function getOverSocket(socketPath: string, path: string, timeoutMs: number): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request({ socketPath, path, method: "GET", headers: { host: "localhost", "user-agent": "capstan-health" }, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+export type THealthAttempt = { at: string; status: number | null; latency_ms: number; error: string | null };
+
+/**
+ * Polls `path` about every second until it answers 2xx/3xx or `deadlineMs`
+ * passes; each attempt has its own short timeout. `alive` stops early when
+ * the process has exited. Every attempt is kept (evidence).
+ */
+export async function waitHealthy(opts: {
+  socketPath: string;
+  path: string;
+  deadlineMs: number;
+  alive: () => Promise<boolean>;
+  intervalMs?: number;
+}): Promise<{ ok: boolean; attempts: THealthAttempt[]; exited: boolean; latencyMs: number }> {
+  const interval = opts.intervalMs ?? 1_000;
+  const until = Date.now() + opts.deadlineMs;
+  const attempts: THealthAttempt[] = [];
+  for (;;) {
+    const at = new Date().toISOString();
+    const perAttempt = Math.max(100, Math.min(2_000, until - Date.now()));
+    try {
+      const r = await getOverSocket(opts.socketPath, opts.path, perAttempt);
+      attempts.push({ at, status: r.status, latency_ms: Math.round(r.ms), error: null });
+      if (r.status >= 200 && r.status < 400) return { ok: true, attempts, exited: false, latencyMs: Math.round(r.ms) };
+    } catch (err) {
+      attempts.push({ at, status: null, latency_ms: 0, error: String((err as Error).message).slice(0, 200) });
+    }
+    if (!(await opts.alive())) return { ok: false, attempts, exited: true, latencyMs: 0 };
+    // Quick first retries (most apps listen within a few hundred ms), then about every second.
+    const wait = Math.min(Math.min(interval, 100 * 2 ** (attempts.length - 1)), until - Date.now());
+    if (wait <= 0) return { ok: false, attempts, exited: false, latencyMs: 0 };
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}

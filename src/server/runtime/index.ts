@@ -1,0 +1,18 @@
+import path from "node:path";
+import { env } from "@/server/platform/env";
+import { LocalRunner } from "./local-runner";
+import type { Runner } from "./runner";
+
+export type { Runner, TRuntimeState, TIsolationReport, THealth, TDeployOutcome } from "./runner";
+
+let shared: LocalRunner | undefined;
+
+/** The runner of this process: the local process runner, configured from the environment. */
+export function runner(): Runner {
+  const e = env();
+  const root = path.resolve(e.CAPSTAN_RUNNER_DIR ?? path.join(e.CAPSTAN_DATA_DIR, "run"));
+  if (!shared || shared.cfg.root !== root || shared.cfg.sandbox !== e.CAPSTAN_RUNNER_SANDBOX) {
+    shared = new LocalRunner({ root, sandbox: e.CAPSTAN_RUNNER_SANDBOX, stepTimeoutMs: e.CAPSTAN_RUNNER_STEP_TIMEOUT_MS, logMaxBytes: e.CAPSTAN_RUNNER_LOG_MAX_BYTES });
+  }
+  return shared;
+}

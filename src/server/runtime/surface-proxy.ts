@@ -1,0 +1,153 @@
+import { Readable } from "node:stream";
+import { Pool, errors as undiciErrors } from "undici";
+
+/**
+ * Forwards one HTTP request to a deployment's ingress socket and streams the
+ * answer back. Bodies stream both ways; the request body is capped; the
+ * upstream has a header and body deadline. Capstan's own credentials never
+ * reach the app: the Authorization header and Capstan's cookies are
+ * stripped on the way in, and the app cannot set cookies with Capstan's
+ * names on the way out. Hop-by-hop headers are dropped both ways.
+ */
+const HOP_BY_HOP = new Set([
+  "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade",
+  "proxy-authorization", "proxy-authenticate", "host", "content-length",
+]);
+/** next-auth's cookies, with their __Secure- / __Host- variants. */
+const CAPSTAN_COOKIE = /^(__Secure-|__Host-)?next-auth\./;
+
+export type TProxyTarget = {
+  socketPath: string;
+  /** Path prefix the app is mounted under on this route ("" on the host route). */
+  prefix: string;
+  /** Path routes share the console's origin: their documents are sandboxed (see docs/decisions.md). */
+  sandboxDocument: boolean;
+};
+
+export type TProxyLimits = { maxBodyBytes: number; timeoutMs: number };
+
+const pools = new Map<string, Pool>();
+
+function poolFor(socketPath: string, timeoutMs: number): Pool {
+  let p = pools.get(socketPath);
+  if (!p) {
+    p = new Pool("http://localhost", {
+      socketPath, connections: 64, pipelining: 1, keepAliveTimeout: 4_000,
+      headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: 5_000,
+    });
+    pools.set(socketPath, p);
+  }
+  return p;
+}
+
+/** Closes the pool of a socket that is gone (the deployment stopped). */
+export async function dropPool(socketPath: string): Promise<void> {
+  const p = pools.get(socketPath);
+  if (!p) return;
+  pools.delete(socketPath);
+  await p.destroy().catch(() => undefined);
+}
+
+export class ProxyError extends Error {
+  constructor(readonly status: 413 | 502 | 504, message: string) {
+    super(message);
+    this.name = "ProxyError";
+  }
+}
+
+function stripCapstanCookies(cookie: string): string {
+  return cookie
+    .split(";")
+    .map((c) => c.trim())
+    .filter((c) => c && !CAPSTAN_COOKIE.test(c.split("=")[0]!.trim()))
+    .join("; ");
+}
+
+export async function forward(req: Request, upstreamPath: string, target: TProxyTarget, limits: TProxyLimits, clientIp: string | null): Promise<Response> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limits.maxBodyBytes) throw new ProxyError(413, `The request body exceeds ${limits.maxBodyBytes} bytes`);
+  const url = new URL(req.url);
+  const headers: Record<string, string> = {};
+  req.headers.forEach((value, key) => {
+    if (HOP_BY_HOP.has(key) || key === "authorization" || key.startsWith("x-forwarded-")) return;
+    if (key === "cookie") {
+      const kept = stripCapstanCookies(value);
+      if (kept) headers.cookie = kept;
+      return;
+    }
+    headers[key] = value;
+  });
+  headers.host = url.host;
+  headers["x-forwarded-host"] = url.host;
+  headers["x-forwarded-proto"] = url.protocol.replace(":", "");
+  if (clientIp) headers["x-forwarded-for"] = clientIp;
+  if (target.prefix) headers["x-forwarded-prefix"] = target.prefix;
+
+  const method = req.method.toUpperCase();
+  const hasBody = method !== "GET" && method !== "HEAD" && req.body !== null;
+  let body: AsyncIterable<Uint8Array> | undefined;
+  if (hasBody && req.body) {
+    const source = req.body;
+    body = (async function* limited() {
+      let size = 0;
+      for await (const chunk of source as unknown as AsyncIterable<Uint8Array>) {
+        size += chunk.byteLength;
+        if (size > limits.maxBodyBytes) throw new ProxyError(413, `The request body exceeds ${limits.maxBodyBytes} bytes`);
+        yield chunk;
+      }
+    })();
+    if (Number.isFinite(declared)) headers["content-length"] = String(declared);
+  }
+
+  let res: Awaited<ReturnType<Pool["request"]>>;
+  try {
+    res = await poolFor(target.socketPath, limits.timeoutMs).request({ path: upstreamPath, method: method as "GET", headers, body: body as never });
+  } catch (err) {
+    if (err instanceof ProxyError) throw err;
+    if ((err as { cause?: unknown }).cause instanceof ProxyError) throw (err as { cause: ProxyError }).cause;
+    if (err instanceof undiciErrors.HeadersTimeoutError) throw new ProxyError(504, `The app did not answer within ${limits.timeoutMs} ms`);
+    throw new ProxyError(502, `The app could not be reached (${(err as Error).message})`);
+  }
+
+  const out = new Headers();
+  for (const [key, value] of Object.entries(res.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(key)) continue;
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (key === "set-cookie" && CAPSTAN_COOKIE.test(v.split("=")[0]!.trim())) continue;
+      out.append(key, v);
+    }
+  }
+  if (target.sandboxDocument) {
+    // An opaque origin for the app's documents: its scripts cannot act as the console's origin.
+    out.append("content-security-policy", "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads");
+  }
+  const noBody = method === "HEAD" || res.statusCode === 204 || res.statusCode === 304 || res.statusCode < 200;
+  if (noBody) {
+    res.body.resume();
+    return new Response(null, { status: res.statusCode, headers: out });
+  }
+  return new Response(toWebStream(res.body), { status: res.statusCode, headers: out });
+}
+
+/**
+ * Pull-based (backpressure: the app is read only as fast as the client
+ * reads). Readable.toWeb is avoided: on Node 20 it can enqueue into a
+ * cancelled stream and throw an uncaught ERR_INVALID_STATE.
+ */
+function toWebStream(body: Readable): ReadableStream<Uint8Array> {
+  const it = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await it.next();
+        if (done) controller.close();
+        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+    cancel() {
+      body.destroy();
+    },
+  });
+}
