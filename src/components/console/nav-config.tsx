@@ -1,5 +1,5 @@
 import {
-  Activity, Building2, Fingerprint, Gauge, KeyRound, LayoutDashboard, Link2, Lock, MailWarning, Package, ScrollText, Users, Webhook,
+  Activity, Building2, Fingerprint, Gauge, KeyRound, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Users, Webhook,
   type LucideIcon,
 } from "lucide-react";
 import type { TRole } from "@/server/domain/identity/access.service";
@@ -24,6 +24,7 @@ export const WORKSPACE_NAV: TWorkspaceNavItem[] = [
   { label: "Members", icon: Users, path: "/members" },
   { label: "Plan & budgets", icon: Gauge, path: "/plan" },
   { label: "Products", icon: Package, path: "/products" },
+  { label: "Deployments", icon: Rocket, path: "/deployments" },
   { label: "Capability invocations", icon: Activity, path: "/invocations" },
   { label: "Credentials", icon: Lock, path: "/credentials", minRole: "admin" },
   { label: "Provider bindings", icon: Link2, path: "/bindings", minRole: "admin" },

@@ -127,6 +127,8 @@ export async function applyDeployment(id: string): Promise<void> {
   try {
     await tx(cid, async (ctx) => {
       const dep = await ctx.tx.deployment.findUniqueOrThrow({ where: { id } });
+      // Activations of one environment take turns, so two finishing at once supersede each other in order.
+      await ctx.tx.$queryRaw`SELECT id FROM environments WHERE id = ${dep.environmentId} FOR UPDATE`;
       // Supersede first: at most one active deployment per environment (a unique index says so too).
       const previous = await ctx.tx.deployment.findMany({ where: { environmentId: dep.environmentId, status: "active", id: { not: id } } });
       old = [];
