@@ -18,6 +18,7 @@ import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
+import { ProductDeployments } from "./product-deployments";
 import { FreezeProgress, idLinkClass, repoName, stillFreezing } from "./products-view";
 import { QueryStates } from "./query-states";
 
@@ -153,7 +154,7 @@ function RevisionsCard({ ws, prod }: { ws: string; prod: string }) {
   );
 }
 
-/** One product: where it comes from, its revisions, and a form to freeze its repository again. */
+/** One product: where it comes from, what is live per environment, its deployments and revisions, and a form to freeze its repository again. */
 export function ProductView({ ws, prod }: { ws: string; prod: string }) {
   const trpc = useTRPC();
   const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
@@ -231,6 +232,7 @@ export function ProductView({ ws, prod }: { ws: string; prod: string }) {
           </CardContent>
         </Card>
         {role && !canFreeze ? <Alert>Only developers, admins and owners can freeze the repository again. You are {role}.</Alert> : null}
+        <ProductDeployments ws={ws} prod={prod} />
         <FreezeAgainForm ws={ws} prod={prod} defaultRef={p.ref} canFreeze={canFreeze} />
         <RevisionsCard ws={ws} prod={prod} />
       </div>

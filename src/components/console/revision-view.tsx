@@ -13,6 +13,7 @@ import { DescriptorConfirmForm } from "./descriptor-confirm-form";
 import { formatDateTime, formatUnits } from "./format";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
+import { DeploymentsCard } from "./product-deployments";
 import { ContractStatusBadge, DescriptorStatusBadge } from "./product-view";
 import { FreezeProgress, idLinkClass, stillFreezing } from "./products-view";
 import { Code, DescriptorFindings, DescriptorSummary, None } from "./revision-descriptor";
@@ -169,6 +170,15 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
         ) : null}
 
         <ContractCard ws={ws} revision={r} />
+
+        {r.descriptor_status === "confirmed" ? (
+          <DeploymentsCard
+            ws={ws}
+            filter={{ revision_id: r.id }}
+            title="Deployments of this revision"
+            description="Newest first. Deploy starts another one; it replaces what is live in the same environment and slot once healthy."
+          />
+        ) : null}
       </div>
     </>
   );
