@@ -16,4 +16,10 @@ export default tseslint.config(
     files: ["scripts/**", "bin/**", "bench/**", "e2e/**", "test/**"],
     rules: { "no-console": "off" },
   },
+  {
+    // The hosted-app fixture is a plain CommonJS Node program, as an app author would write it.
+    files: ["test/fixtures/**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", fetch: "readonly", AbortSignal: "readonly", setTimeout: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

@@ -90,3 +90,36 @@ export async function bridgeToken(request: APIRequestContext, client: { id: stri
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
+
+/**
+ * makeAppRepository with a deployable node app: no dependencies, a lockfile (so the
+ * build plan installs with `npm ci`), and a server on $PORT answering `text` on every
+ * path (the descriptor's default health path is `/`).
+ */
+export function makeDeployableAppRepository(prefix: string, text: string): TRepo {
+  const repo = makeAppRepository(prefix, []);
+  writeFileSync(path.join(repo.dir, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", scripts: { start: "node server.js" } }));
+  writeFileSync(
+    path.join(repo.dir, "package-lock.json"),
+    JSON.stringify({ name: "app", version: "1.0.0", lockfileVersion: 3, requires: true, packages: { "": { name: "app", version: "1.0.0" } } }),
+  );
+  writeFileSync(
+    path.join(repo.dir, "server.js"),
+    `require("http").createServer((q, s) => { s.setHeader("content-type", "text/plain"); s.end(${JSON.stringify(text)}); }).listen(Number(process.env.PORT));\n`,
+  );
+  repo.git("add", "-A");
+  repo.git("commit", "-qm", "deployable app");
+  return repo;
+}
+
+/** On a confirmed revision's page: Deploy to `environment`, and wait for the new deployment's page; returns its id. */
+export async function deployRevision(page: Page, environment: "Preview" | "Staging" | "Production" = "Preview", slot?: string): Promise<string> {
+  await page.getByRole("button", { name: "Deploy", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Deploy this revision" });
+  await dialog.getByLabel("Environment").selectOption({ label: environment });
+  if (slot) await dialog.getByLabel("Slot (optional)").fill(slot);
+  await dialog.getByRole("button", { name: "Deploy", exact: true }).click();
+  await expect(page).toHaveURL(/\/deployments\/dep_[0-9a-z]{26}$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Deployment" })).toBeVisible();
+  return /\/deployments\/(dep_[0-9a-z]{26})$/.exec(page.url())![1]!;
+}
