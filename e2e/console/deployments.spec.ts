@@ -1,0 +1,79 @@
+import { rmSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { createConfirmedProduct, deployRevision, makeDeployableAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+
+/**
+ * Deployments in the console: confirm a revision of a tiny node app, deploy it
+ * to preview, watch it become active, open its surface (the host route
+ * `http://srf-<id>.localhost:3100/`, which Chromium resolves to loopback) and
+ * stop it. The deploy worker runs in the server process (playwright.config.ts).
+ */
+const suffix = uniqueSuffix();
+const GREETING = `hello from e2e`;
+
+test.describe("deployments", () => {
+  let repoDir = "";
+  test.beforeAll(() => {
+    repoDir = makeDeployableAppRepository("capstan-e2e-deploy-", GREETING).dir;
+  });
+  test.afterAll(() => {
+    if (repoDir) rmSync(repoDir, { recursive: true, force: true });
+  });
+
+  test("console deployments: deploy a confirmed revision to preview, open its surface, stop it", async ({ page }) => {
+    test.setTimeout(180_000);
+    const ws = await signInAndCreateWorkspace(page, `E2E deployments ${suffix}`);
+    let dep = "";
+    let productUrl = "";
+
+    await test.step("create a product from the app's repository and confirm its descriptor", async () => {
+      await createConfirmedProduct(page, ws, repoDir);
+      productUrl = (await page.getByRole("link", { name: "Open product" }).getAttribute("href"))!;
+    });
+
+    await test.step("deploy the revision to preview: the deployment's page opens", async () => {
+      dep = await deployRevision(page, "Preview");
+      await expect(page.getByText("Preview", { exact: true }).first()).toBeVisible();
+    });
+
+    await test.step("the deployment becomes active, with its isolation, health and logs", async () => {
+      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByText(/isolated-vm not enforced/)).toBeVisible();
+      await expect(page.getByText(/^Healthy after \d+ attempts?/)).toBeVisible();
+      await expect(page.getByRole("log", { name: "Build log" })).toContainText("npm ci");
+    });
+
+    await test.step("the surface URL serves the app", async () => {
+      const link = page.getByRole("link", { name: /^http:\/\/srf-[0-9a-z]{26}\.localhost:3100\// });
+      await expect(link).toBeVisible();
+      await expect(page.getByText(/^Expires in 6 days 23 hours/)).toBeVisible();
+      const url = (await link.getAttribute("href"))!;
+      await page.goto(url);
+      await expect(page.getByText(GREETING)).toBeVisible();
+    });
+
+    await test.step("the product page shows it live in preview; the deployments page lists it", async () => {
+      await page.goto(productUrl);
+      const live = page.getByRole("row").filter({ hasText: dep });
+      await expect(page.getByRole("heading", { level: 2, name: "Environments" })).toBeVisible();
+      await expect(live.first()).toContainText("Preview");
+      await expect(live.first().getByRole("link", { name: /srf-[0-9a-z]{26}\.localhost:3100/ })).toBeVisible();
+      await page.goto(`/console/w/${ws}/deployments`);
+      await expect(page.getByRole("heading", { level: 1, name: "Deployments" })).toBeVisible();
+      await page.getByLabel("Status").selectOption({ label: "Active" });
+      await page.getByRole("row").filter({ hasText: dep }).getByRole("link", { name: dep }).click();
+      await expect(page).toHaveURL(new RegExp(`/deployments/${dep}$`));
+    });
+
+    await test.step("stop it: the deployment is superseded and its surface expires", async () => {
+      await page.getByRole("button", { name: "Stop" }).click();
+      const dialog = page.getByRole("dialog", { name: "Stop this deployment?" });
+      await dialog.getByRole("button", { name: "Stop deployment" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByText("Superseded", { exact: true }).first()).toBeVisible();
+      await expect(page.getByText("Stopped by a user", { exact: false }).first()).toBeVisible();
+      await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+      await expect(page.getByText("Expired", { exact: true })).toBeVisible();
+    });
+  });
+});
