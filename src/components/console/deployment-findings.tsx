@@ -42,7 +42,7 @@ function adviceFor(f: Pick<TFinding, "code" | "severity">, environment: TDeploym
   if (f.code === "isolation_unenforced") {
     return f.severity === "error" || environment === "production"
       ? { text: "Production needs the isolated-vm profile, which this runner cannot enforce: deploy to preview or staging, or ask the operator for a runner that enforces it.", where: "revision" }
-      : { text: "Fine for previews and staging: the app is sandboxed as far as this host allows, without a VM boundary.", where: "operator" };
+      : { text: "Nothing for preview and staging, where this is allowed. Production needs a runner that enforces isolated-vm: ask the operator.", where: "operator" };
   }
   return ADVICE[f.code];
 }

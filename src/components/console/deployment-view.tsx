@@ -32,7 +32,11 @@ function Item({ label, wide = false, children }: { label: string; wide?: boolean
 function healthText(d: TDeployment): string {
   if (!d.health) return inProgress(d.status) ? "Not checked yet" : "Never checked";
   const tries = `${d.health.attempts} attempt${d.health.attempts === 1 ? "" : "s"}`;
-  return `${d.status === "failed" && d.reason_code === "health_check_failed" ? "Failed after" : "Healthy after"} ${tries}, last answer in ${formatUnits(d.health.latency_ms)} ms (${formatDateTime(d.health.checked_at)})`;
+  // A surface is only created once the app answered its health check.
+  if (d.surface_id || d.status === "active") {
+    return `Healthy after ${tries}, last answer in ${formatUnits(d.health.latency_ms)} ms (${formatDateTime(d.health.checked_at)})`;
+  }
+  return `No healthy answer after ${tries} (last tried ${formatDateTime(d.health.checked_at)})`;
 }
 
 function DeploymentDetails({ ws, d }: { ws: string; d: TDeployment }) {

@@ -12,7 +12,8 @@ import { idLinkClass } from "./products-view";
 /**
  * Deployments as rows: id (links to the deployment's page), product,
  * revision, environment and slot, status, reason, created. `productNames`
- * maps product ids to display names; without `showProduct` the column goes.
+ * maps product ids to display names; `showProduct` and `showRevision` drop
+ * a column that would repeat the page's own subject.
  */
 export function DeploymentsTable({
   ws,
@@ -20,12 +21,14 @@ export function DeploymentsTable({
   caption,
   productNames,
   showProduct = true,
+  showRevision = true,
 }: {
   ws: string;
   rows: TDeployment[];
   caption: string;
   productNames?: ReadonlyMap<string, string>;
   showProduct?: boolean;
+  showRevision?: boolean;
 }) {
   return (
     <Table>
@@ -34,7 +37,7 @@ export function DeploymentsTable({
         <TableRow>
           <TableHead>Deployment</TableHead>
           {showProduct ? <TableHead>Product</TableHead> : null}
-          <TableHead>Revision</TableHead>
+          {showRevision ? <TableHead>Revision</TableHead> : null}
           <TableHead>Environment</TableHead>
           <TableHead>Status</TableHead>
           <TableHead>Reason</TableHead>
@@ -42,45 +45,44 @@ export function DeploymentsTable({
         </TableRow>
       </TableHeader>
       <TableBody>
-        {rows.map((d) => {
-          const why = reasonText(d);
-          return (
-            <TableRow key={d.id}>
+        {rows.map((d) => (
+          <TableRow key={d.id}>
+            <TableCell>
+              <Link href={workspaceHref(ws, `/deployments/${d.id}`)} className={idLinkClass}>
+                {d.id}
+              </Link>
+            </TableCell>
+            {showProduct ? (
               <TableCell>
-                <Link href={workspaceHref(ws, `/deployments/${d.id}`)} className={idLinkClass}>
-                  {d.id}
+                <Link href={workspaceHref(ws, `/products/${d.product_id}`)} className={idLinkClass} title={d.product_id}>
+                  {productNames?.get(d.product_id) ?? d.product_id}
                 </Link>
               </TableCell>
-              {showProduct ? (
-                <TableCell>
-                  <Link href={workspaceHref(ws, `/products/${d.product_id}`)} className={idLinkClass} title={d.product_id}>
-                    {productNames?.get(d.product_id) ?? d.product_id}
-                  </Link>
-                </TableCell>
-              ) : null}
+            ) : null}
+            {showRevision ? (
               <TableCell>
                 <Link href={workspaceHref(ws, `/revisions/${d.revision_id}`)} className={idLinkClass}>
                   {d.revision_id}
                 </Link>
               </TableCell>
-              <TableCell className="whitespace-nowrap">{environmentLabel(d)}</TableCell>
-              <TableCell>
-                <DeploymentStatusBadge status={d.status} />
-              </TableCell>
-              <TableCell className="max-w-72">
-                {d.reason_code ? (
-                  <div className="space-y-0.5">
-                    <code className="font-mono text-xs">{d.reason_code}</code>
-                    {why ? <p className="text-xs text-slate-600">{why}</p> : null}
-                  </div>
-                ) : (
-                  "—"
-                )}
-              </TableCell>
-              <TableCell className="whitespace-nowrap">{formatDateTime(d.created_at)}</TableCell>
-            </TableRow>
-          );
-        })}
+            ) : null}
+            <TableCell className="whitespace-nowrap">{environmentLabel(d)}</TableCell>
+            <TableCell>
+              <DeploymentStatusBadge status={d.status} />
+            </TableCell>
+            <TableCell>
+              {/* The explanation and where to act are on the deployment's page; here a hover hint. */}
+              {d.reason_code ? (
+                <code className="font-mono text-xs" title={reasonText(d)}>
+                  {d.reason_code}
+                </code>
+              ) : (
+                "—"
+              )}
+            </TableCell>
+            <TableCell className="whitespace-nowrap">{formatDateTime(d.created_at)}</TableCell>
+          </TableRow>
+        ))}
       </TableBody>
     </Table>
   );

@@ -146,7 +146,7 @@ export function DeploymentsCard({
       </CardHeader>
       <CardContent className="px-0 py-0">
         <QueryStates query={list} what="deployments" empty={rows.length === 0} emptyText="No deployments yet." />
-        {rows.length > 0 ? <DeploymentsTable ws={ws} rows={rows} caption={title} showProduct={false} /> : null}
+        {rows.length > 0 ? <DeploymentsTable ws={ws} rows={rows} caption={title} showProduct={false} showRevision={!("revision_id" in filter)} /> : null}
         <LoadMore query={list} label="Load more deployments" />
       </CardContent>
     </Card>
