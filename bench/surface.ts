@@ -54,7 +54,7 @@ const serverEnv: Record<string, string> = {
 Object.assign(process.env, serverEnv);
 
 console.log(`bench: starting npm start on ${base} (builds first if there is no production build)`);
-const server = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "inherit", "inherit"], detached: true });
+const server = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], { cwd: ROOT, env: serverEnv as NodeJS.ProcessEnv, stdio: ["ignore", "inherit", "inherit"], detached: true });
 const stopServer = () => {
   try {
     process.kill(-server.pid!, "SIGTERM");

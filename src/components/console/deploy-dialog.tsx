@@ -81,7 +81,7 @@ export function DeployButton({ ws, rev }: { ws: string; rev: string }) {
         open={open}
         onClose={() => setOpen(false)}
         title="Deploy this revision"
-        description="Capstan installs, builds and starts it, checks its health, then gives it a surface URL. It runs without network access."
+        description="Capstan installs, builds and starts it, checks its health, then gives it a surface URL."
         footer={
           <>
             <Button variant="secondary" onClick={() => setOpen(false)}>
@@ -125,6 +125,7 @@ export function DeployButton({ ws, rev }: { ws: string; rev: string }) {
               className="font-mono text-xs"
               value={slot}
               onChange={(e) => setSlot(e.target.value)}
+              aria-invalid={problem?.errors?.some((e) => e.path === "/slot") ? true : undefined}
               aria-describedby={`${formId}-slot-hint`}
             />
             <p id={`${formId}-slot-hint`} className="text-xs text-slate-500">

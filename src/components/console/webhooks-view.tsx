@@ -48,6 +48,9 @@ const EVENT_LABEL: Record<TEventType, string> = {
   "deployment.changed": "Deployment status changed",
   "pipeline_run.changed": "Pipeline run status changed",
   "surface.changed": "Surface status changed",
+  "access.changed": "Access qualified or revoked",
+  "session.changed": "Session opened or closed",
+  "invocation.changed": "Invocation admitted, denied, pending or executed",
 };
 const EVENT_TYPES = Object.keys(EVENT_LABEL) as TEventType[];
 const ALL = "*";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseJsonBody, readBodyLimited } from "@/server/platform/body";
 import { resolveCorrelation } from "@/server/platform/correlation";
-import { getDb } from "@/server/platform/db/client";
+import { db, getDb } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { AppError, problemResponse, zodIssuesToErrors } from "@/server/platform/errors";
 import { isId, newId, zId } from "@/server/platform/ids";
@@ -32,9 +32,11 @@ const ZRunnerClaims = z.object({
   exe: zId("exe"),
   inv: zId("inv"),
   env: z.enum(["preview", "staging", "production"]).optional(),
+  /** Set for managed executions: the call is checked against that deployment's revision. */
+  dep: zId("dep").optional(),
 });
 
-export async function handleRunnerInvocation(req: Request): Promise<Response> {
+export async function handleRunnerInvocation(req: Request, opts: { deploymentId?: string } = {}): Promise<Response> {
   const startedAt = performance.now();
   const instance = "/v1/runner/capability-invocations";
   let correlationId = "";
@@ -46,6 +48,8 @@ export async function handleRunnerInvocation(req: Request): Promise<Response> {
     if (!m) throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
     const claims = ZRunnerClaims.safeParse(await verifyToken(m[1]!, "runner"));
     if (!claims.success) throw invalidToken("claims check failed: a runner token carries ws, prod, exe and inv");
+    // Through a deployment's Bridge socket only that deployment's executions may call.
+    if (opts.deploymentId && claims.data.dep !== opts.deploymentId) throw invalidToken("claims check failed: the token belongs to another deployment");
 
     const raw = parseJsonBody(await readBodyLimited(req, env().CAPSTAN_MAX_BODY_BYTES), req.headers.get("content-type"));
     const body = ZRunnerRequest.safeParse(raw);
@@ -67,8 +71,13 @@ export async function handleRunnerInvocation(req: Request): Promise<Response> {
     }
 
     const c = claims.data;
+    const dep = c.dep ? await db().deployment.findUnique({ where: { id: c.dep }, select: { revisionId: true, workspaceId: true } }) : null;
+    if (c.dep && (!dep || dep.workspaceId !== c.ws)) throw invalidToken("claims check failed: unknown deployment");
     const outcome = await invoke(
-      { serviceIdentityId: null, workspaceId: c.ws, productId: c.prod, environmentType: c.env ?? null, executionId: c.exe, bridgeInvocationId: c.inv },
+      {
+        serviceIdentityId: null, workspaceId: c.ws, productId: c.prod, environmentType: c.env ?? null, executionId: c.exe, bridgeInvocationId: c.inv,
+        deploymentId: c.dep ?? null, revisionId: dep?.revisionId ?? null,
+      },
       { capability: body.data.capability, action: body.data.action, body: request.data as Record<string, unknown>, correlationId, startedAt },
     );
     const completed = outcome.kind === "completed";

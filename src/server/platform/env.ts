@@ -64,6 +64,11 @@ const ZEnv = z.object({
   CAPSTAN_SURFACE_TTL_PRODUCTION_SECONDS: z.coerce.number().int().min(1).default(365 * 86_400),
   CAPSTAN_SURFACE_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).default(10 * 1024 * 1024),
   CAPSTAN_SURFACE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Sessions and invocations. */
+  CAPSTAN_SESSION_RATE_PER_SEC: z.coerce.number().positive().default(20),
+  CAPSTAN_SESSION_BURST: z.coerce.number().int().min(1).default(40),
+  CAPSTAN_INVOCATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  CAPSTAN_ACCESS_TTL_SECONDS: z.coerce.number().int().min(60).default(86_400),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional(),
   NEXTAUTH_SECRET: z.string().optional(),

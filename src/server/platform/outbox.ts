@@ -27,6 +27,9 @@ export const EVENT_TYPES = {
   "deployment.changed": "1.0.0",
   "pipeline_run.changed": "1.0.0",
   "surface.changed": "1.0.0",
+  "access.changed": "1.0.0",
+  "session.changed": "1.0.0",
+  "invocation.changed": "1.0.0",
 } as const;
 export type TEventType = keyof typeof EVENT_TYPES;
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as TEventType[];

@@ -10,7 +10,7 @@ import { closeBridgeSocket, hasBridgeSocket, openBridgeSockets, serveBridgeSocke
 import { CommandSyntaxError, splitCommand } from "./commands";
 import { waitHealthy } from "./health";
 import { LAUNCHER_SOURCE } from "./launcher-source";
-import { findProcesses, isAlive, killGroup, processStartTime } from "./process-table";
+import { findProcesses, groupUsage, isAlive, killGroup, processStartTime } from "./process-table";
 import { bwrapArgs, probeHost, type TSandboxMounts } from "./sandbox";
 import { BoundedLog, runStep } from "./steps";
 import type { Runner, TDeployOutcome, TDeploySpec, THealth, TIsolationReport, TRuntimeState } from "./runner";
@@ -244,7 +244,7 @@ export class LocalRunner implements Runner {
   }
 
   async runLog(deploymentId: string, maxBytes: number): Promise<string> {
-    const file = path.join(this.dirOf(deploymentId), "log", "app.log");
+    const file = this.logFile(deploymentId);
     try {
       const size = (await stat(file)).size;
       const fh = await open(file, "r");
@@ -259,6 +259,34 @@ export class LocalRunner implements Runner {
     } catch {
       return "";
     }
+  }
+
+  private logFile(id: string): string {
+    return path.join(this.dirOf(id), "log", "app.log");
+  }
+
+  async logSize(deploymentId: string): Promise<number> {
+    return (await stat(this.logFile(deploymentId)).catch(() => null))?.size ?? 0;
+  }
+
+  async logSince(deploymentId: string, offset: number, maxBytes: number): Promise<string> {
+    const size = await this.logSize(deploymentId);
+    const from = size < offset ? 0 : offset; // rotated meanwhile: the new log from its start
+    const len = Math.min(size - from, maxBytes);
+    if (len <= 0) return "";
+    const fh = await open(this.logFile(deploymentId), "r").catch(() => null);
+    if (!fh) return "";
+    try {
+      const buf = Buffer.alloc(len);
+      await fh.read(buf, 0, len, from);
+      return buf.toString("utf8");
+    } finally {
+      await fh.close();
+    }
+  }
+
+  async usage(state: TRuntimeState) {
+    return groupUsage(state.pgid);
   }
 
   private launcherWritten = false;

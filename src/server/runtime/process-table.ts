@@ -67,3 +67,39 @@ export async function killGroup(pgid: number, graceMs: number): Promise<void> {
   // Let the kernel reap it before the caller removes its directory.
   for (let i = 0; i < 40 && signalGroup(pgid, 0); i++) await new Promise((r) => setTimeout(r, 25));
 }
+
+/** Linux reports CPU times in clock ticks of 1/100 s (USER_HZ) on every architecture we run on. */
+const TICK_MS = 10;
+
+/**
+ * CPU time (user + system, ms) and the sum of the memory high-water marks
+ * (VmHWM) of every live process in a process group, read from /proc.
+ * Null when the group has no live process.
+ */
+export async function groupUsage(pgid: number): Promise<{ cpuMs: number; memoryPeakBytes: number } | null> {
+  let entries: string[];
+  try {
+    entries = await readdir("/proc");
+  } catch {
+    return null;
+  }
+  let cpuTicks = 0;
+  let hwmKb = 0;
+  let found = false;
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, "utf8");
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(rest[2]) !== pgid) continue;
+      found = true;
+      cpuTicks += Number(rest[11]) + Number(rest[12]);
+      const status = await readFile(`/proc/${name}/status`, "utf8");
+      const m = /^VmHWM:\s+(\d+) kB/m.exec(status);
+      if (m) hwmKb += Number(m[1]);
+    } catch {
+      // ended while we looked
+    }
+  }
+  return found ? { cpuMs: cpuTicks * TICK_MS, memoryPeakBytes: hwmKb * 1024 } : null;
+}

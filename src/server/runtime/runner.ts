@@ -65,4 +65,10 @@ export interface Runner {
   sweep(keep: () => Promise<ReadonlySet<string>>): Promise<{ killed: string[]; removed: string[] }>;
   /** The tail of the running app's log. */
   runLog(deploymentId: string, maxBytes: number): Promise<string>;
+  /** The current length of the app's log (an offset for logSince). */
+  logSize(deploymentId: string): Promise<number>;
+  /** What the app logged since `offset` (from the start of a rotated log), at most `maxBytes`. */
+  logSince(deploymentId: string, offset: number, maxBytes: number): Promise<string>;
+  /** CPU time so far and memory high-water mark of the deployment's processes; null where it cannot measure. */
+  usage(state: TRuntimeState): Promise<{ cpuMs: number; memoryPeakBytes: number } | null>;
 }

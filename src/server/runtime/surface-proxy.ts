@@ -151,3 +151,42 @@ function toWebStream(body: Readable): ReadableStream<Uint8Array> {
     },
   });
 }
+
+export type TOnceResult =
+  | { ok: true; status: number; body: Buffer; truncated: boolean }
+  | { ok: false; kind: "timeout" | "unreachable"; message: string };
+
+/**
+ * One complete request to a deployment's ingress socket within `timeoutMs`
+ * (headers and body), reading at most `maxBodyBytes` of the answer. For
+ * managed executions, which keep the whole response as evidence.
+ */
+export async function requestOnce(socketPath: string, req: {
+  method: string; path: string; headers: Record<string, string>; body: Buffer | null; timeoutMs: number; maxBodyBytes: number;
+}): Promise<TOnceResult> {
+  const signal = AbortSignal.timeout(req.timeoutMs);
+  try {
+    const res = await poolFor(socketPath, req.timeoutMs).request({
+      path: req.path, method: req.method as "GET", headers: { host: "localhost", ...req.headers }, body: req.body ?? undefined, signal,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      if (size + chunk.length > req.maxBodyBytes) {
+        chunks.push(chunk.subarray(0, req.maxBodyBytes - size));
+        truncated = true;
+        res.body.destroy();
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    return { ok: true, status: res.statusCode, body: Buffer.concat(chunks), truncated };
+  } catch (err) {
+    if (signal.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+      return { ok: false, kind: "timeout", message: `The app did not answer within ${req.timeoutMs} ms` };
+    }
+    return { ok: false, kind: "unreachable", message: `The app could not be reached (${(err as Error).message})` };
+  }
+}

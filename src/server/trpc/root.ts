@@ -10,6 +10,7 @@ import { credentialsRouter } from "@/server/domain/credentials/credentials.route
 import { bindingsRouter } from "@/server/domain/credentials/bindings.router";
 import { invocationsRouter } from "@/server/domain/capabilities/invocations.router";
 import { deploymentsRouter } from "@/server/domain/deployments/deployments.router";
+import { sessionsRouter } from "@/server/domain/sessions/sessions.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -25,6 +26,7 @@ export const appRouter = router({
   credentials: credentialsRouter,
   bindings: bindingsRouter,
   deployments: deploymentsRouter,
+  sessions: sessionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,6 @@
 import type { Deployment } from "@/generated/prisma/client";
 import { handleBridge } from "@/server/bridge/handler";
+import { handleRunnerInvocation } from "@/server/bridge/runner-handler";
 import { db } from "@/server/platform/db/client";
 import { problemResponse, AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -9,6 +10,7 @@ import { dropPool } from "@/server/runtime/surface-proxy";
 import { PIPELINE, type TDeploymentEvent, type TPipelineStatus } from "./deployments.states";
 import { moveDeployment, movePipeline, moveSurface, type TMoveCtx } from "./transitions";
 import { forgetSurface } from "./surface-cache";
+import { closeSessionsTx } from "@/server/domain/sessions/access.service";
 
 /**
  * Taking a deployment out of service, whatever the cause (stop, expiry,
@@ -33,6 +35,7 @@ export async function retireInTx(
   if (srf && srf.status !== "expired" && srf.status !== "configuration_failed" && srf.status !== "expiration_registration_failed") {
     await moveSurface(ctx, srf, "expire", { reasonCode: `deployment_${event === "fail" || event === "crash" ? "failed" : event === "supersede" ? "superseded" : event === "expire" ? "expired" : "stopped"}` });
     await ctx.tx.deadline.updateMany({ where: { id: srf.deadlineId, status: "registered" }, data: { status: "cancelled", updatedAt: now } });
+    await closeSessionsTx(ctx.tx, { surfaceId: srf.id }, "surface_expired");
   }
   if (dep.pipelineRunId) {
     const run = await ctx.tx.pipelineRun.findUnique({ where: { id: dep.pipelineRunId } });
@@ -80,9 +83,11 @@ const BRIDGE_PATH = /^\/v1\/capabilities\/([^/?#]+)\/([^/?#]+)$/;
  */
 export function deploymentBridge(dep: Pick<Deployment, "id" | "workspaceId" | "productId" | "revisionId" | "environmentType">) {
   return (req: Request): Promise<Response> => {
-    const m = BRIDGE_PATH.exec(new URL(req.url).pathname);
+    const pathname = new URL(req.url).pathname;
+    if (pathname === "/v1/runner/capability-invocations" && req.method === "POST") return handleRunnerInvocation(req, { deploymentId: dep.id });
+    const m = BRIDGE_PATH.exec(pathname);
     if (!m || req.method !== "POST") {
-      return Promise.resolve(problemResponse(new AppError("not_found", "Only POST /v1/capabilities/{capability}/{action} is reachable from a hosted app"), {
+      return Promise.resolve(problemResponse(new AppError("not_found", "Only POST /v1/capabilities/{capability}/{action} and POST /v1/runner/capability-invocations are reachable from a hosted app"), {
         instance: new URL(req.url).pathname, correlationId: newId("evt"),
       }));
     }

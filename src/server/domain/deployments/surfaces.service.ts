@@ -12,6 +12,7 @@ import type { TEnvironmentType, TSurface } from "./deployments.contract";
 import { retireInTx, release } from "./lifecycle";
 import { cachedSurface, rememberSurface, type TSurfaceRoute } from "./surface-cache";
 import { moveSurface } from "./transitions";
+import { closeSessionsTx } from "@/server/domain/sessions/access.service";
 
 /**
  * Surfaces: the web entry point of a deployment, reachable two ways
@@ -176,6 +177,7 @@ export async function fireDueDeadlines(limit = 20): Promise<number> {
         if (srf.deployment.status === "active") return retireInTx(ctx, srf.deployment, "expire", "expired");
         if (srf.status === "active" || srf.status === "validating" || srf.status === "awaiting_expiration_registration") {
           await moveSurface(ctx, srf, "expire", { reasonCode: "deadline_reached" });
+          await closeSessionsTx(tx, { surfaceId: srf.id }, "surface_expired");
         }
         return null;
       });

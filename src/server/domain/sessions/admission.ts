@@ -1,0 +1,132 @@
+import type { Access, Deployment, Session, Surface } from "@/generated/prisma/client";
+import { providerOrder } from "@/server/bridge/bindings";
+import { revisionContract, workspacePlan } from "@/server/bridge/context";
+import { db } from "@/server/platform/db/client";
+import { env } from "@/server/platform/env";
+import { TokenBuckets } from "@/server/platform/token-bucket";
+import { PLAN_ENTITLEMENTS } from "@/server/domain/usage/plan.service";
+import { reserveBudget, type TReservation } from "@/server/domain/usage/reservations.service";
+import type { TRole } from "@/server/domain/identity/access.service";
+import { CHECK_NAMES, type TAdmission, type TAdmissionReason } from "./sessions.contract";
+
+/**
+ * The five admission checks of an invocation, in order; the first failure
+ * decides (later checks `skipped`); what each checks is written down in
+ * docs/decisions.md ("Sessions and invocations"):
+ *  - permission: the access is neither revoked nor expired, the caller is
+ *    the session's account and still a member; a viewer's mutating request
+ *    (POST, PUT, PATCH, DELETE) waits for an owner/admin (pending_consent);
+ *  - policy: the surface is active and unexpired, its deployment active,
+ *    and the isolation policy still allows it to serve (production on an
+ *    unenforced runner needs CAPSTAN_ALLOW_UNENFORCED_PRODUCTION now);
+ *  - binding: every `required` capability of the deployed revision's
+ *    contract that a workspace provider serves has a ready binding;
+ *  - verification: a production surface needs the product's custom domain
+ *    verified (domains arrive with their own issue: until then production
+ *    invocations are verification_blocked);
+ *  - usage: the plan entitles `runtime`, the session's rate limit
+ *    (CAPSTAN_SESSION_RATE_PER_SEC / _BURST, rate_limited) and the monthly
+ *    `runtime` budget: the invocation's deadline in ms is reserved
+ *    atomically (as the Bridge does) and settled to the measured duration.
+ */
+export type TCheck = TAdmission["checks"][number];
+export type TDecision = {
+  outcome: "admitted" | "denied" | "pending";
+  reason: TAdmissionReason;
+  checks: TCheck[];
+  message: string;
+  reservation: TReservation | null;
+};
+
+export type TAdmissionInput = {
+  callerId: string;
+  role: TRole | null;
+  method: string;
+  session: Session;
+  access: Access;
+  surface: Surface;
+  deployment: Deployment;
+  /** An owner/admin approved this invocation (pending_consent resolved). */
+  consented?: boolean;
+};
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const buckets = new TokenBuckets();
+
+type TStep = { reason: TAdmissionReason; message: string; pending?: boolean } | null;
+
+async function permission(i: TAdmissionInput): Promise<TStep> {
+  if (i.access.revokedAt) return { reason: "permission_denied", message: "The session's access was revoked; ask an owner or admin, then open a new session." };
+  if (i.access.expiresAt <= new Date()) return { reason: "permission_denied", message: "The session's access has expired; open a new session (POST /v1/sessions)." };
+  if (!i.role) return { reason: "permission_denied", message: "You are no longer a member of this workspace." };
+  if (i.session.accountId !== i.callerId) return { reason: "permission_denied", message: "Only the session's own account may send invocations through it; open your own session." };
+  if (i.role === "viewer" && MUTATING.has(i.method) && !i.consented) {
+    return { reason: "pending_consent", pending: true, message: `A viewer's ${i.method} request waits for an owner or admin to approve it (pending operations).` };
+  }
+  return null;
+}
+
+async function policy(i: TAdmissionInput): Promise<TStep> {
+  if (i.surface.status !== "active" || i.surface.expiresAt <= new Date()) return { reason: "policy_blocked", message: `The surface is ${i.surface.status}; deploy again to get an active one.` };
+  if (i.deployment.status !== "active") return { reason: "policy_blocked", message: `The deployment is ${i.deployment.status}; deploy again.` };
+  const isolation = i.deployment.isolation as { enforced?: boolean } | null;
+  if (i.deployment.environmentType === "production" && !isolation?.enforced && !env().CAPSTAN_ALLOW_UNENFORCED_PRODUCTION) {
+    return { reason: "policy_blocked", message: "Production runs without the isolated-vm profile are no longer allowed by the operator (CAPSTAN_ALLOW_UNENFORCED_PRODUCTION is off)." };
+  }
+  return null;
+}
+
+async function binding(i: TAdmissionInput): Promise<TStep> {
+  const contract = await revisionContract(i.deployment.revisionId);
+  const needed = (contract?.capabilities ?? []).filter((c) => c.required && c.credential_owner === "workspace");
+  if (!needed.length) return null;
+  const ready = await db().providerBinding.findMany({
+    where: { workspaceId: i.deployment.workspaceId, status: "ready", capability: { in: needed.map((c) => c.id) } },
+    select: { capability: true, provider: true },
+  });
+  const missing = needed.filter((c) => !ready.some((b) => b.capability === c.id && providerOrder(c).includes(b.provider)));
+  if (!missing.length) return null;
+  return {
+    reason: "binding_unavailable",
+    message: `The app requires ${missing.map((c) => `${c.id} (${providerOrder(c).join(" or ")})`).join(", ")} but the workspace has no ready binding for it; an admin adds one under Provider bindings.`,
+  };
+}
+
+async function verification(i: TAdmissionInput): Promise<TStep> {
+  if (i.deployment.environmentType !== "production") return null;
+  return { reason: "verification_blocked", message: "A production surface serves invocations once the product's custom domain is verified; add and verify a domain first." };
+}
+
+async function usage(i: TAdmissionInput, holder: { reservation: TReservation | null }): Promise<TStep> {
+  const e = env();
+  if (!PLAN_ENTITLEMENTS[await workspacePlan(i.session.workspaceId)].runtime) {
+    return { reason: "usage_denied", message: "The workspace's plan does not include runtime; change the plan." };
+  }
+  const wait = buckets.take(`session:${i.session.id}`, e.CAPSTAN_SESSION_RATE_PER_SEC, e.CAPSTAN_SESSION_BURST);
+  if (wait > 0) return { reason: "rate_limited", message: `Too many invocations in this session; retry in ${wait} s.` };
+  const reservation = await reserveBudget(i.session.workspaceId, "runtime", e.CAPSTAN_INVOCATION_TIMEOUT_MS);
+  if (!reservation) return { reason: "usage_denied", message: "This month's runtime budget cannot cover another invocation; raise the runtime budget or wait for next month." };
+  holder.reservation = reservation;
+  return null;
+}
+
+const STEPS = { permission, policy, binding, verification } as const;
+
+export async function admit(i: TAdmissionInput): Promise<TDecision> {
+  const checks: TCheck[] = [];
+  const holder = { reservation: null as TReservation | null };
+  for (const name of CHECK_NAMES) {
+    const failed = name === "usage" ? await usage(i, holder) : await STEPS[name](i);
+    if (failed) {
+      checks.push({ name, status: "failed" });
+      for (const rest of CHECK_NAMES.slice(CHECK_NAMES.indexOf(name) + 1)) checks.push({ name: rest, status: "skipped" });
+      return { outcome: failed.pending ? "pending" : "denied", reason: failed.reason, checks, message: failed.message.slice(0, 512), reservation: null };
+    }
+    checks.push({ name, status: "passed" });
+  }
+  return { outcome: "admitted", reason: "admitted", checks, message: "Admitted: every check passed.", reservation: holder.reservation };
+}
+
+export function resetSessionRateLimits(): void {
+  buckets.clear();
+}

@@ -1,0 +1,90 @@
+import type { Deployment, Invocation, Session } from "@/generated/prisma/client";
+import os from "node:os";
+import { blobStore } from "@/server/platform/blob-store";
+import { env } from "@/server/platform/env";
+import { newId } from "@/server/platform/ids";
+import { signToken } from "@/server/platform/jwt";
+import { runner, type TRuntimeState } from "@/server/runtime";
+import { requestOnce } from "@/server/runtime/surface-proxy";
+import type { TEvidence } from "@/server/domain/source/source.types";
+import type { TExecution, TInvocationInput } from "./sessions.contract";
+
+/**
+ * Managed execution of an admitted invocation: the request (method, path,
+ * query and body from their evidence) goes to the deployment's ingress
+ * socket with a deadline; the whole response body becomes evidence in the
+ * blob store, and so do the app's log lines written meanwhile. Mapping:
+ *   app answered 1xx-4xx         -> completed, failure null
+ *   app answered 5xx             -> failed, product_error
+ *   no process / connection fails -> failed, runtime_error
+ *   deadline passed               -> timed_out, timeout
+ * (`cancelled` and `isolation_violation` are not produced by the local runner.)
+ * Usage: duration_ms is wall time; cpu_ms the CPU time the deployment's
+ * processes used during the execution (concurrent executions on one
+ * deployment share it, so it is capped at duration x cores); memory_peak_bytes
+ * the processes' high-water mark. Both null when the runner cannot measure.
+ * The app receives a runner-audience token (claims exe, inv, dep) in
+ * `Capstan-Runner-Token`, for POST /v1/runner/capability-invocations.
+ */
+const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+const MAX_LOG_BYTES = 256 * 1024;
+const CORES = Math.max(1, os.availableParallelism());
+
+async function evidence(bytes: Buffer, type: string): Promise<TEvidence> {
+  const b = await blobStore().put(bytes, type);
+  return { uri: b.uri, sha256: b.sha256, size_bytes: b.size_bytes };
+}
+
+export async function executeInvocation(inv: Invocation, session: Session, deployment: Deployment, input: TInvocationInput): Promise<TExecution> {
+  const executionId = newId("exe");
+  const timeoutMs = env().CAPSTAN_INVOCATION_TIMEOUT_MS;
+  const startedAt = new Date();
+  const state = deployment.runtime as TRuntimeState | null;
+  const base = {
+    execution_id: executionId, invocation_id: inv.id, session_id: session.id, workspace_id: session.workspaceId,
+    product_id: session.productId, deployment_id: deployment.id, execution_mode: "managed" as const,
+  };
+  if (!state) {
+    return { ...base, status: "failed", failure: { code: "runtime_error", message: "The deployment has no running process." }, result: { http_status: null, body_evidence: null }, log_evidence: null, usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null }, started_at: startedAt.toISOString(), finished_at: new Date().toISOString() };
+  }
+  const body = input.body_evidence ? await blobStore().get(input.body_evidence.sha256) : null;
+  const query = input.query_evidence ? (await blobStore().get(input.query_evidence.sha256))?.toString("utf8").replace(/^\?/, "") ?? "" : "";
+  const { token } = await signToken({
+    audience: "runner", subject: executionId, jti: newId("tok"), ttlSeconds: Math.ceil(timeoutMs / 1000) + 60,
+    claims: { ws: session.workspaceId, prod: session.productId, exe: executionId, inv: inv.id, dep: deployment.id, env: deployment.environmentType },
+  });
+  const r = runner();
+  const logFrom = await r.logSize(deployment.id);
+  const before = await r.usage(state);
+  const t0 = performance.now();
+  const answer = await requestOnce(state.ingress_socket, {
+    method: input.method, path: input.path + (query ? `?${query}` : ""), timeoutMs, maxBodyBytes: MAX_RESPONSE_BYTES, body,
+    headers: {
+      "capstan-runner-token": token, "capstan-invocation-id": inv.id, "capstan-execution-id": executionId,
+      ...(body ? { "content-length": String(body.length) } : {}),
+    },
+  });
+  const durationMs = Math.round(performance.now() - t0);
+  const after = await r.usage(state);
+  const cpuMs = before && after ? Math.min(Math.max(0, after.cpuMs - before.cpuMs), durationMs * CORES) : null;
+  const logText = await r.logSince(deployment.id, logFrom, MAX_LOG_BYTES);
+  const finishedAt = new Date();
+  const common = {
+    ...base,
+    log_evidence: logText ? await evidence(Buffer.from(logText, "utf8"), "text/plain") : null,
+    usage: { duration_ms: durationMs, cpu_ms: cpuMs, memory_peak_bytes: after?.memoryPeakBytes ?? null },
+    started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(),
+  };
+  if (!answer.ok) {
+    return {
+      ...common, status: answer.kind === "timeout" ? "timed_out" : "failed",
+      failure: { code: answer.kind === "timeout" ? "timeout" : "runtime_error", message: answer.message.slice(0, 2048) },
+      result: { http_status: null, body_evidence: null },
+    };
+  }
+  const bodyEvidence = await evidence(answer.body, "application/octet-stream");
+  if (answer.status >= 500) {
+    return { ...common, status: "failed", failure: { code: "product_error", message: `The app answered ${answer.status}.` }, result: { http_status: answer.status, body_evidence: bodyEvidence } };
+  }
+  return { ...common, status: "completed", failure: null, result: { http_status: answer.status, body_evidence: bodyEvidence } };
+}
