@@ -22,7 +22,7 @@ export async function serveBridgeSocket(key: string, socketPath: string, handle:
         const hasBody = method !== "GET" && method !== "HEAD";
         const headers = new Headers();
         for (const [k, v] of Object.entries(req.headers)) {
-          if (v === undefined || k === "authorization") continue;
+          if (v === undefined) continue;
           for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
         }
         const request = new Request(`http://bridge.capstan.internal${req.url ?? "/"}`, {
