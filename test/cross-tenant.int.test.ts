@@ -63,6 +63,7 @@ function deref(schema: TJson | undefined): TJson | undefined {
 
 /** An id for a pattern such as ^usr_[0-7]...$ (or a param named after a prefix). */
 function idFor(hint: string): string | undefined {
+  if (hint === "^[0-9a-f]{64}$" || hint === "sha256") return "0".repeat(64);
   const m = /\^?\(?([a-z]+)_/.exec(hint);
   const prefix = m?.[1] ?? hint;
   if (prefix === "usr") return B.userId;

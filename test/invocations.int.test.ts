@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetSessionRateLimits } from "@/server/domain/sessions/admission";
+import { handleEvidenceDownload } from "@/server/http/evidence-handler";
 import { handleUpload } from "@/server/http/uploads-handler";
 import { blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
@@ -94,6 +95,20 @@ describe("an admitted invocation", () => {
 
     const read = must(await api("GET", `/v1/sessions/${ses.id}/invocations/${post.json.id}`, { token: owner.token }), 200, "read");
     expect(read).toEqual(post.json);
+
+    // Evidence downloads: the workspace's own blobs only.
+    const sha = post.json.execution.result.body_evidence.sha256;
+    const download = (u: TTestUser, w: string) => handleEvidenceDownload(new Request(`http://localhost:3000/v1/workspaces/${w}/evidence/${sha}`, { headers: { authorization: `Bearer ${u.token}` } }), w, sha);
+    const mine = await download(viewer, ws);
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("content-type")).toBe("application/json");
+    expect(mine.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(JSON.parse(await mine.text())).toEqual(echoed);
+    expect((await download(stranger, ws)).status).toBe(403);
+    const theirs = (await makeWorkspace(stranger.token)).id;
+    expect((await download(stranger, theirs)).status).toBe(404);
+    const bad = await handleEvidenceDownload(new Request(`http://localhost:3000/v1/workspaces/${ws}/evidence/..%2F..`, { headers: { authorization: `Bearer ${owner.token}` } }), ws, "../..");
+    expect(bad.status).toBe(400);
   });
 
   it("measures real usage: non-zero CPU for CPU work, never more than duration x cores", async () => {

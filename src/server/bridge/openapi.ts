@@ -45,6 +45,7 @@ export function bridgeOpenApiPaths(): TJson {
         description: `Bridge-audience token (POST /v1/oauth/token). Denials are problem documents with a spec 6.3 reason: ${reasons}. Every response carries Capstan-Overhead-Ms.`,
         tags: ["Bridge"],
         security: [{ bearerAuth: [] }],
+        "x-service-audience": "bridge",
         parameters: [
           { name: "capability", in: "path", required: true, schema: { enum: ["ai.generate", "storage.object", "data.kv", "email.send"] } },
           { name: "action", in: "path", required: true, schema: { enum: ["generate", "read", "write", "delete", "list", "get", "set", "increment", "send"] } },
@@ -72,6 +73,7 @@ export function bridgeOpenApiPaths(): TJson {
         description: "Runner-audience token with ws, prod, exe and inv claims. Body {capability, action, request: BridgeRequest}. Answers 200 with the shape of capability.invocation_resulted (spec 6.3), the output inline.",
         tags: ["Bridge"],
         security: [{ bearerAuth: [] }],
+        "x-service-audience": "runner",
         requestBody: {
           required: true,
           content: {

@@ -144,3 +144,5 @@ import { oauthTokenOpenApiPaths } from "./oauth-token-handler";
 import { bridgeOpenApiPaths } from "@/server/bridge/openapi";
 registerOpenApiPaths(oauthTokenOpenApiPaths);
 registerOpenApiPaths(bridgeOpenApiPaths);
+import { rawOpenApiPaths } from "./evidence-handler";
+registerOpenApiPaths(rawOpenApiPaths);

@@ -18,6 +18,8 @@ import {
   validateIdempotencyKey,
 } from "@/server/platform/idempotency";
 import { logger } from "@/server/platform/logger";
+import { handleEvidenceDownload } from "./evidence-handler";
+import { handleUpload } from "./uploads-handler";
 import { newId } from "@/server/platform/ids";
 
 /**
@@ -135,9 +137,17 @@ function zodWhere(error: TRPCError, method: string, seed: TSeed): "body" | "quer
   return "body";
 }
 
+/** Raw-bytes routes (own Next.js routes too): dispatched here so any caller of handleRest reaches them. */
+const UPLOADS = /^\/v1\/workspaces\/([^/]+)\/uploads$/;
+const EVIDENCE = /^\/v1\/workspaces\/([^/]+)\/evidence\/([^/]+)$/;
+
 export async function handleRest(req: Request): Promise<Response> {
   const started = performance.now();
   const url = new URL(req.url);
+  const upload = req.method === "POST" ? UPLOADS.exec(url.pathname) : null;
+  if (upload) return handleUpload(req, decodeURIComponent(upload[1]!));
+  const evidence = req.method === "GET" ? EVIDENCE.exec(url.pathname) : null;
+  if (evidence) return handleEvidenceDownload(req, decodeURIComponent(evidence[1]!), decodeURIComponent(evidence[2]!));
   const instance = url.pathname;
   let correlationId = "";
   try {

@@ -153,7 +153,7 @@ function toWebStream(body: Readable): ReadableStream<Uint8Array> {
 }
 
 export type TOnceResult =
-  | { ok: true; status: number; body: Buffer; truncated: boolean }
+  | { ok: true; status: number; body: Buffer; truncated: boolean; contentType: string | null }
   | { ok: false; kind: "timeout" | "unreachable"; message: string };
 
 /**
@@ -182,7 +182,8 @@ export async function requestOnce(socketPath: string, req: {
       chunks.push(chunk);
       size += chunk.length;
     }
-    return { ok: true, status: res.statusCode, body: Buffer.concat(chunks), truncated };
+    const type = res.headers["content-type"];
+    return { ok: true, status: res.statusCode, body: Buffer.concat(chunks), truncated, contentType: typeof type === "string" ? type : null };
   } catch (err) {
     if (signal.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
       return { ok: false, kind: "timeout", message: `The app did not answer within ${req.timeoutMs} ms` };

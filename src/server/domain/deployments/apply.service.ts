@@ -5,6 +5,7 @@ import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
 import { runner, type TDeployOutcome, type TRuntimeState } from "@/server/runtime";
 import type { TDescriptor, TEvidence } from "@/server/domain/source/source.types";
+import { claimEvidence } from "@/server/domain/source/evidence.service";
 import type { TEnvironmentType } from "./deployments.contract";
 import { deploymentBridge, release, retireInTx } from "./lifecycle";
 import { forgetSurface } from "./surface-cache";
@@ -67,6 +68,10 @@ export async function applyDeployment(id: string): Promise<void> {
     logger.error("deployment.runner_failed", { deployment_id: id, error: String((err as Error)?.stack ?? err) });
     outcome = { ok: false, reasonCode: "runner_error", state: null, health: null, evidence: { build_log: null, health_attempts: null }, findings: [{ kind: "runtime", severity: "error", code: "runner_error", message: "The runner failed unexpectedly; deploy again, and quote the deployment id if it persists." }] };
   }
+  await claimEvidence(applying.workspaceId, [
+    { evidence: outcome.evidence.build_log, contentType: "text/plain; charset=utf-8" },
+    { evidence: outcome.evidence.health_attempts, contentType: "application/json" },
+  ]);
   const evidence = outcome.evidence as unknown as Prisma.InputJsonValue;
   const stateJson = (outcome.state ?? null) as unknown as Prisma.InputJsonValue;
 

@@ -6,7 +6,7 @@ import { newId } from "@/server/platform/ids";
 import { signToken } from "@/server/platform/jwt";
 import { runner, type TRuntimeState } from "@/server/runtime";
 import { requestOnce } from "@/server/runtime/surface-proxy";
-import type { TEvidence } from "@/server/domain/source/source.types";
+import { storeEvidence } from "@/server/domain/source/evidence.service";
 import type { TExecution, TInvocationInput } from "./sessions.contract";
 
 /**
@@ -30,10 +30,6 @@ const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const MAX_LOG_BYTES = 256 * 1024;
 const CORES = Math.max(1, os.availableParallelism());
 
-async function evidence(bytes: Buffer, type: string): Promise<TEvidence> {
-  const b = await blobStore().put(bytes, type);
-  return { uri: b.uri, sha256: b.sha256, size_bytes: b.size_bytes };
-}
 
 export async function executeInvocation(inv: Invocation, session: Session, deployment: Deployment, input: TInvocationInput): Promise<TExecution> {
   const executionId = newId("exe");
@@ -71,7 +67,7 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
   const finishedAt = new Date();
   const common = {
     ...base,
-    log_evidence: logText ? await evidence(Buffer.from(logText, "utf8"), "text/plain") : null,
+    log_evidence: logText ? await storeEvidence(session.workspaceId, Buffer.from(logText, "utf8"), "text/plain; charset=utf-8") : null,
     usage: { duration_ms: durationMs, cpu_ms: cpuMs, memory_peak_bytes: after?.memoryPeakBytes ?? null },
     started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(),
   };
@@ -82,7 +78,7 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
       result: { http_status: null, body_evidence: null },
     };
   }
-  const bodyEvidence = await evidence(answer.body, "application/octet-stream");
+  const bodyEvidence = await storeEvidence(session.workspaceId, answer.body, answer.contentType ?? "application/octet-stream");
   if (answer.status >= 500) {
     return { ...common, status: "failed", failure: { code: "product_error", message: `The app answered ${answer.status}.` }, result: { http_status: answer.status, body_evidence: bodyEvidence } };
   }

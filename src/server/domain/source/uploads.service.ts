@@ -1,4 +1,4 @@
-import { blobStore } from "@/server/platform/blob-store";
+import { storeEvidence } from "./evidence.service";
 import { db } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -9,7 +9,7 @@ export async function createUpload(userId: string, workspaceId: string, bytes: B
   if (bytes.length === 0) {
     throw new AppError("validation_failed", "An upload needs a non-empty body", { errors: [{ path: "/", message: "empty body" }] });
   }
-  const blob = await blobStore().put(bytes, contentType);
+  const blob = await storeEvidence(workspaceId, bytes, contentType);
   const row = await db().upload.create({
     data: {
       id: newId("upl"), workspaceId, uri: blob.uri, sha256: blob.sha256, sizeBytes: BigInt(blob.size_bytes),
