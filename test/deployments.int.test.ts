@@ -227,6 +227,11 @@ describe("failures end with readable findings", () => {
     const d = await deploy(owner, ws, dead.revisionId);
     expect(d).toMatchObject({ status: "failed", reason_code: "start_exited" });
     expect(d.findings.find((x: { code: string }) => x.code === "start_exited").message).toContain("missing config");
+    // The ended app's log tail is kept as evidence after its directory is gone.
+    const logs = must(await get(`/deployments/${d.id}/logs`), 200, "logs");
+    expect(logs).toMatchObject({ live: false });
+    expect(logs.run_log).toContain("missing config");
+    expect(must(await get(`/deployments/${d.id}`), 200, "dep").evidence.run_log.uri).toMatch(/^blob:sha256:/);
   });
 
   it("a start command with shell syntax is refused before anything runs", async () => {

@@ -59,7 +59,7 @@ export class LocalRunner implements Runner {
     const appDir = path.join(dir, "app");
     const runDir = path.join(dir, "run");
     const logDir = path.join(dir, "log");
-    const buildLog = new BoundedLog();
+    const buildLog = new BoundedLog(64 * 1024, path.join(logDir, "build.log"));
     const findings: TFinding[] = [];
     const evidence = { build_log: null as TDeployOutcome["evidence"]["build_log"], health_attempts: null as TDeployOutcome["evidence"]["health_attempts"] };
     const fail = async (reasonCode: string, code: string, message: string, state: TRuntimeState | null = null, health: THealth | null = null) => {
@@ -258,6 +258,21 @@ export class LocalRunner implements Runner {
       }
     } catch {
       return "";
+    }
+  }
+
+  async buildLog(deploymentId: string, maxBytes: number): Promise<string> {
+    const file = path.join(this.dirOf(deploymentId), "log", "build.log");
+    const size = (await stat(file).catch(() => null))?.size ?? 0;
+    if (!size) return "";
+    const fh = await open(file, "r");
+    try {
+      const len = Math.min(size, maxBytes);
+      const buf = Buffer.alloc(len);
+      await fh.read(buf, 0, len, size - len);
+      return buf.toString("utf8");
+    } finally {
+      await fh.close();
     }
   }
 

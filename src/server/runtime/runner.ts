@@ -39,7 +39,7 @@ export type TDeploySpec = {
   onStarted?: (state: TRuntimeState) => Promise<void>;
 };
 
-export type TDeployEvidence = { build_log: TEvidence | null; health_attempts: TEvidence | null };
+export type TDeployEvidence = { build_log: TEvidence | null; health_attempts: TEvidence | null; run_log?: TEvidence | null };
 
 export type TDeployOutcome =
   | { ok: true; state: TRuntimeState; health: THealth; endpoint: { address: string }; evidence: TDeployEvidence; findings: TFinding[] }
@@ -63,6 +63,8 @@ export interface Runner {
    * created before the listing was registered before the answer.
    */
   sweep(keep: () => Promise<ReadonlySet<string>>): Promise<{ killed: string[]; removed: string[] }>;
+  /** The build log so far, while a deployment is being built (afterwards it is evidence). */
+  buildLog(deploymentId: string, maxBytes: number): Promise<string>;
   /** The tail of the running app's log. */
   runLog(deploymentId: string, maxBytes: number): Promise<string>;
   /** The current length of the app's log (an offset for logSince). */

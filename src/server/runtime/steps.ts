@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { signalGroup, killGroup } from "./process-table";
 
 /**
@@ -10,8 +11,18 @@ export class BoundedLog {
   private head = "";
   private tail = "";
   private dropped = 0;
-  constructor(private readonly keep = 64 * 1024) {}
+  private sinkBytes = 0;
+  /** `sink`: a file that follows the log while it is written (read by the logs endpoint meanwhile), capped at 4 x keep. */
+  constructor(private readonly keep = 64 * 1024, private readonly sink?: string) {}
   write(text: string): void {
+    if (this.sink && this.sinkBytes < this.keep * 4) {
+      this.sinkBytes += text.length;
+      try {
+        appendFileSync(this.sink, text);
+      } catch {
+        // the directory is being removed (a stop): the evidence copy is what counts
+      }
+    }
     if (this.head.length < this.keep) {
       const room = this.keep - this.head.length;
       this.head += text.slice(0, room);

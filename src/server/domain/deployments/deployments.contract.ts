@@ -59,7 +59,7 @@ export const ZDeployment = z
     surface_id: zId("srf").optional(),
     source: ZDeploymentSource.optional(),
     /** Build log and health-check attempts kept in the blob store. */
-    evidence: z.object({ build_log: ZEvidence.nullable(), health_attempts: ZEvidence.nullable() }),
+    evidence: z.object({ build_log: ZEvidence.nullable(), health_attempts: ZEvidence.nullable(), run_log: ZEvidence.nullable().optional() }),
     started_at: z.string().nullable(),
     stopped_at: z.string().nullable(),
     created_at: z.string(),

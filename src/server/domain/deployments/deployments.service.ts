@@ -179,9 +179,13 @@ export async function stopDeployment(caller: TCaller, workspaceId: string, id: s
 /** The build log (evidence blob) and the tail of the running app's log. */
 export async function deploymentLogs(workspaceId: string, id: string, tailBytes: number): Promise<{ deployment_id: string; build_log: string; run_log: string; live: boolean }> {
   const dep = await getOwnedDeployment(workspaceId, id);
-  const ev = dep.evidence as { build_log?: { sha256: string } | null };
-  const build = ev.build_log ? await blobStore().get(ev.build_log.sha256) : null;
+  const ev = dep.evidence as { build_log?: { sha256: string } | null; run_log?: { sha256: string } | null };
+  const fromBlob = async (e: { sha256: string } | null | undefined) => (e ? (await blobStore().get(e.sha256))?.toString("utf8") ?? "" : "");
   const live = dep.status === "active" || dep.status === "applying";
-  const run = live && dep.runnerHost === runner().hostId ? await runner().runLog(id, tailBytes) : "";
-  return { deployment_id: id, build_log: build ? build.toString("utf8") : "", run_log: run, live };
+  const here = dep.runnerHost === runner().hostId;
+  // While it is built the build log grows in the deployment's directory; afterwards it is evidence.
+  const build = ev.build_log ? await fromBlob(ev.build_log) : live && here ? await runner().buildLog(id, tailBytes) : "";
+  // A running app's log is read live; an ended one's tail was kept as evidence when it stopped.
+  const run = live && here ? await runner().runLog(id, tailBytes) : (await fromBlob(ev.run_log)).slice(-tailBytes);
+  return { deployment_id: id, build_log: build, run_log: run, live };
 }

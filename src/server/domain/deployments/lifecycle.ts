@@ -11,6 +11,7 @@ import { PIPELINE, type TDeploymentEvent, type TPipelineStatus } from "./deploym
 import { moveDeployment, movePipeline, moveSurface, type TMoveCtx } from "./transitions";
 import { forgetSurface } from "./surface-cache";
 import { closeSessionsTx } from "@/server/domain/sessions/access.service";
+import { storeEvidence } from "@/server/domain/source/evidence.service";
 
 /**
  * Taking a deployment out of service, whatever the cause (stop, expiry,
@@ -52,6 +53,7 @@ export async function release(dep: Pick<Deployment, "id" | "runtime" | "surfaceI
   const state = dep.runtime as TRuntimeState | null;
   try {
     if (dep.surfaceId) forgetSurface(dep.surfaceId);
+    await keepRunLog(dep.id);
     if (state) await dropPool(state.ingress_socket);
     await runner().stop(dep.id, state);
   } catch (err) {
@@ -72,6 +74,17 @@ export async function retire(
   const moved = await db().$transaction((tx) => retireInTx({ tx, actor, correlationId }, dep, event, reasonCode, extra));
   await release(moved);
   return moved;
+}
+
+/** The tail of an ending app's log becomes evidence before its directory goes. */
+const RUN_LOG_KEEP_BYTES = 256 * 1024;
+async function keepRunLog(id: string): Promise<void> {
+  const tail = await runner().runLog(id, RUN_LOG_KEEP_BYTES);
+  if (!tail) return;
+  const row = await db().deployment.findUnique({ where: { id }, select: { workspaceId: true, evidence: true } });
+  if (!row) return;
+  const runLog = await storeEvidence(row.workspaceId, Buffer.from(tail, "utf8"), "text/plain; charset=utf-8");
+  await db().deployment.update({ where: { id }, data: { evidence: { ...(row.evidence as object), run_log: runLog } as never } });
 }
 
 const BRIDGE_PATH = /^\/v1\/capabilities\/([^/?#]+)\/([^/?#]+)$/;
