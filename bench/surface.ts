@@ -12,6 +12,10 @@
  * rounds so drift hits all three alike); throughput with autocannon
  * (BENCH_CONNECTIONS, BENCH_SECONDS). Results merge into
  * bench/results/latest.json under "surface_proxy".
+ * Then invocations: POST /v1/sessions/{ses}/invocations for GET /hello
+ * (admission, sequence, managed execution, evidence, usage) against the same
+ * direct request, interleaved; admitted invocations/s with autocannon.
+ * Merged under "invocations".
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -50,6 +54,8 @@ const serverEnv: Record<string, string> = {
   CAPSTAN_MASTER_KEY: randomBytes(32).toString("base64"), CAPSTAN_PUBLIC_URL: base, NEXTAUTH_URL: base,
   NEXTAUTH_SECRET: randomBytes(24).toString("hex"), BOOTSTRAP_ADMIN_EMAIL: "bench@example.test", BOOTSTRAP_ADMIN_PASSWORD: "bench-password-123",
   SOURCE_ALLOW_LOCAL: "1", LOG_LEVEL: "error", CAPSTAN_WORKER_POLL_MS: "200",
+  // Measure the invocation path, not the per-session rate limit.
+  CAPSTAN_SESSION_RATE_PER_SEC: "1000000", CAPSTAN_SESSION_BURST: "1000000",
 };
 Object.assign(process.env, serverEnv);
 
@@ -152,6 +158,41 @@ for (const t of targets) {
   if (result.non2xx) console.warn(`bench: ${t.name} had ${result.non2xx} non-2xx answers`);
 }
 
+// Invocations: POST /v1/sessions/{ses}/invocations (admission, sequence, managed execution, evidence, usage).
+const session = await rest("POST", "/v1/sessions", { surface_id: srf });
+const invokeBody = JSON.stringify({ kind: "http_request", method: "GET", path: "/hello", body_evidence: null });
+const invokePath = `/v1/sessions/${session.id}/invocations`;
+function invokeOnce(): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path: invokePath, method: "POST", agent, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": Buffer.byteLength(invokeBody) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const j = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        if (res.statusCode !== 201 || j.admission?.outcome !== "admitted" || j.execution?.result?.http_status !== 200) reject(new Error(`invocation: ${res.statusCode} ${JSON.stringify(j).slice(0, 300)}`));
+        else resolve(performance.now() - started);
+      });
+    });
+    req.on("error", reject);
+    req.end(invokeBody);
+  });
+}
+const INVOKE_N = Math.max(100, Math.round(LATENCY_N / 10));
+for (let i = 0; i < 30; i++) await invokeOnce();
+samples.invocation = [];
+samples.direct_again = [];
+for (let r = 0; r < ROUNDS; r++) {
+  for (let i = 0; i < INVOKE_N / ROUNDS; i++) samples.invocation.push(await invokeOnce());
+  for (let i = 0; i < INVOKE_N / ROUNDS; i++) samples.direct_again.push(await once(targets[0]!));
+}
+const invokeLoad = await autocannon({
+  url: `${base}${invokePath}`, method: "POST", body: invokeBody, connections: CONNECTIONS, duration: DURATION,
+  headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+});
+if (invokeLoad.non2xx) console.warn(`bench: invocations had ${invokeLoad.non2xx} non-2xx answers`);
+throughput.invocation = Math.round(invokeLoad.requests.average);
+
 const lat = (name: string) => ({ p50: pct(samples[name]!, 50), p99: pct(samples[name]!, 99) });
 const summary = {
   date: new Date().toISOString(),
@@ -168,14 +209,26 @@ const summary = {
   requests_per_sec: throughput,
   target: { added_p50_ms: 1 },
 };
+const invocations = {
+  requests_each: INVOKE_N,
+  latency_ms: { invocation: lat("invocation"), direct: lat("direct_again") },
+  added_latency_ms: {
+    p50: Math.round((lat("invocation").p50 - lat("direct_again").p50) * 1000) / 1000,
+    p99: Math.round((lat("invocation").p99 - lat("direct_again").p99) * 1000) / 1000,
+  },
+  admitted_per_sec: throughput.invocation,
+  non_2xx: invokeLoad.non2xx,
+};
+console.log(JSON.stringify({ invocations }, null, 2));
 console.log(JSON.stringify(summary, null, 2));
 
 const file = path.join(ROOT, "bench", "results", "latest.json");
 const all = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
 all.surface_proxy = summary;
+all.invocations = { date: summary.date, server: summary.server, connections: CONNECTIONS, duration_s: DURATION, ...invocations };
 mkdirSync(path.dirname(file), { recursive: true });
 writeFileSync(file, JSON.stringify(all, null, 2) + "\n");
-console.log("bench: merged surface_proxy into bench/results/latest.json");
+console.log("bench: merged surface_proxy and invocations into bench/results/latest.json");
 
 direct.kill();
 await rest("POST", `/v1/workspaces/${ws}/deployments/${dep.id}:stop`);

@@ -10,7 +10,8 @@ let shared: LocalRunner | undefined;
 /** The runner of this process: the local process runner, configured from the environment. */
 export function runner(): Runner {
   const e = env();
-  const root = path.resolve(e.CAPSTAN_RUNNER_DIR ?? path.join(e.CAPSTAN_DATA_DIR, "run"));
+  // Runtime configuration, not a file of the app: keep Turbopack from tracing the whole project.
+  const root = path.resolve(/* turbopackIgnore: true */ e.CAPSTAN_RUNNER_DIR ?? path.join(e.CAPSTAN_DATA_DIR, "run"));
   if (!shared || shared.cfg.root !== root || shared.cfg.sandbox !== e.CAPSTAN_RUNNER_SANDBOX) {
     shared = new LocalRunner({ root, sandbox: e.CAPSTAN_RUNNER_SANDBOX, stepTimeoutMs: e.CAPSTAN_RUNNER_STEP_TIMEOUT_MS, logMaxBytes: e.CAPSTAN_RUNNER_LOG_MAX_BYTES });
   }
