@@ -2,13 +2,16 @@
 
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
+import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
+import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn, focusRing } from "@/components/ui/cn";
 import { problemOf, useTRPC } from "@/lib/trpc/client";
 import type { TSurface } from "@/server/domain/deployments/deployments.contract";
 import { relativeTo, SurfaceStatusBadge, useNow } from "./deployment-status";
 import { formatDateTime, formatUnits } from "./format";
+import { workspaceHref } from "./nav-config";
 import { Loading } from "./page-header";
 
 const SETTLING: TSurface["status"][] = ["awaiting_expiration_registration", "validating"];
@@ -50,18 +53,28 @@ export function ExpiryCountdown({ surface }: { surface: TSurface }) {
   );
 }
 
-/** The deployment's surface: its two routes, status, expiry (counting down) and the last reachability probe. */
-export function SurfaceCard({ ws, srf, poll }: { ws: string; srf: string; poll: boolean }) {
+/**
+ * The deployment's surface: its two routes, status, expiry (counting down) and the last reachability probe;
+ * `pageLink` links to the surface's own page (sessions and accesses).
+ */
+export function SurfaceCard({ ws, srf, poll, pageLink = true }: { ws: string; srf: string; poll: boolean; pageLink?: boolean }) {
   const surface = useSurface(ws, srf, poll);
   const s = surface.data;
   const live = s && !GONE.includes(s.status);
   return (
     <Card>
-      <CardHeader>
-        <CardTitle>Surface</CardTitle>
-        <CardDescription>
-          Where the app answers. The host route is its own origin; the path route serves it under Capstan&apos;s origin, with its pages sandboxed.
-        </CardDescription>
+      <CardHeader className="flex-row flex-wrap items-center justify-between gap-2">
+        <div className="min-w-0 space-y-1">
+          <CardTitle>Surface</CardTitle>
+          <CardDescription>
+            Where the app answers. The host route is its own origin; the path route serves it under Capstan&apos;s origin, with its pages sandboxed.
+          </CardDescription>
+        </div>
+        {pageLink ? (
+          <Link href={workspaceHref(ws, `/surfaces/${srf}`)} className={buttonVariants({ variant: "secondary", size: "sm" })}>
+            Sessions and access
+          </Link>
+        ) : null}
       </CardHeader>
       <CardContent>
         {surface.isPending ? <Loading what="surface" /> : null}

@@ -29,3 +29,22 @@ export const PLAN_OPTIONS = ["free", "team", "enterprise"] as const;
 export function titleCase(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
+
+const BYTE_UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+
+/** 1536 -> "1.5 KiB"; 1 -> "1 byte". */
+export function formatBytes(n: number): string {
+  if (n === 1) return "1 byte";
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : number.format(Math.round(value * 10) / 10)} ${BYTE_UNITS[unit]}`;
+}
+
+/** 840 -> "840 ms"; 12_345 -> "12.3 s". */
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${formatUnits(ms)} ms` : `${number.format(Math.round(ms / 100) / 10)} s`;
+}

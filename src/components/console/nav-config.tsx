@@ -1,5 +1,5 @@
 import {
-  Activity, Building2, Fingerprint, Gauge, KeyRound, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Users, Webhook,
+  Activity, Building2, Fingerprint, Gauge, Hourglass, KeyRound, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Users, Webhook,
   type LucideIcon,
 } from "lucide-react";
 import type { TRole } from "@/server/domain/identity/access.service";
@@ -26,6 +26,7 @@ export const WORKSPACE_NAV: TWorkspaceNavItem[] = [
   { label: "Products", icon: Package, path: "/products" },
   { label: "Deployments", icon: Rocket, path: "/deployments" },
   { label: "Capability invocations", icon: Activity, path: "/invocations" },
+  { label: "Pending operations", icon: Hourglass, path: "/pending", minRole: "admin" },
   { label: "Credentials", icon: Lock, path: "/credentials", minRole: "admin" },
   { label: "Provider bindings", icon: Link2, path: "/bindings", minRole: "admin" },
   { label: "Service identities", icon: Fingerprint, path: "/service-identities", minRole: "admin" },

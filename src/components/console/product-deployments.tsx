@@ -35,6 +35,10 @@ function SurfaceCell({ ws, srf }: { ws: string; srf: string | undefined }) {
             <SurfaceUrlLink href={s.path_url} label="path route" />
           </>
         ) : null}
+        {" · "}
+        <Link href={workspaceHref(ws, `/surfaces/${s.id}`)} className={idLinkClass}>
+          sessions
+        </Link>
       </p>
     </div>
   );

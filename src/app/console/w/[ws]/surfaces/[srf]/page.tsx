@@ -1,0 +1,9 @@
+import type { Metadata } from "next";
+import { SurfaceView } from "@/components/console/surface-view";
+
+export const metadata: Metadata = { title: "Surface" };
+
+export default async function SurfacePage({ params }: { params: Promise<{ ws: string; srf: string }> }) {
+  const { ws, srf } = await params;
+  return <SurfaceView ws={ws} srf={srf} />;
+}

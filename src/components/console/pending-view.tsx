@@ -1,0 +1,246 @@
+"use client";
+
+import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Check, X } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select } from "@/components/ui/select";
+import { problemOf, useTRPC } from "@/lib/trpc/client";
+import type { TInvocation, TPendingOperation, TSession } from "@/server/domain/sessions/sessions.contract";
+import { AdminOnly } from "./admin-only";
+import { formatDateTime, titleCase } from "./format";
+import { LoadMore } from "./load-more";
+import { workspaceHref } from "./nav-config";
+import { Loading, PageHeader } from "./page-header";
+import { idLinkClass } from "./products-view";
+import { QueryStates } from "./query-states";
+import { AdmissionDetails } from "./session-invocations";
+import { AccountLabel, ExecutionStatusBadge, useMemberEmails } from "./session-status";
+
+type TStatus = TPendingOperation["status"];
+type TResolved = { pending_operation: TPendingOperation; invocation: TInvocation };
+const STATUSES: TStatus[] = ["pending", "approved", "denied"];
+const STATUS_TONE = { pending: "info", approved: "success", denied: "danger" } as const;
+/** Sessions fetched to find the one a pending invocation was sent through (see useWaitingInvocation). */
+const SESSION_SCAN_LIMIT = 200;
+
+/**
+ * A pending operation names its invocation (subject_id) but not the session,
+ * and sessions.invocation needs both. So we try the requester's sessions that
+ * were open when the operation was created (newest first, at most five): the
+ * one that answers is it. None answering means it is outside the latest
+ * SESSION_SCAN_LIMIT sessions of the workspace.
+ */
+function useWaitingInvocation(op: TPendingOperation, sessions: TSession[] | undefined) {
+  const trpc = useTRPC();
+  const at = Date.parse(op.created_at);
+  const candidates = (sessions ?? [])
+    .filter((s) => s.account_id === op.requested_by && Date.parse(s.created_at) <= at && (!s.closed_at || Date.parse(s.closed_at) >= at))
+    .slice(0, 5);
+  const results = useQueries({
+    queries: candidates.map((s) => trpc.sessions.invocation.queryOptions({ ses: s.id, inv: op.subject_id }, { retry: false })),
+  });
+  const invocation = results.find((r) => r.data)?.data;
+  return { invocation, searching: !invocation && (sessions === undefined || results.some((r) => r.isPending)) };
+}
+
+function InvocationSummary({ ws, inv }: { ws: string; inv: TInvocation }) {
+  return (
+    <div className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3">
+      <p className="flex flex-wrap items-center gap-2 text-sm">
+        <code className="font-mono text-xs font-semibold">
+          {inv.input.method} {inv.input.path}
+        </code>
+        <span className="text-slate-600">#{inv.sequence} in session</span>
+        <Link href={workspaceHref(ws, `/sessions/${inv.session_id}`)} className={idLinkClass}>
+          {inv.session_id}
+        </Link>
+        {inv.input.body_evidence ? <span className="text-xs text-slate-500">with a body</span> : null}
+      </p>
+      {inv.admission ? <AdmissionDetails ws={ws} admission={inv.admission} /> : null}
+      {inv.execution ? (
+        <p className="flex flex-wrap items-center gap-2 text-sm">
+          <ExecutionStatusBadge status={inv.execution.status} />
+          HTTP {inv.execution.result.http_status ?? "no answer"}
+          {inv.execution.failure ? <span className="text-slate-600">· {inv.execution.failure.message}</span> : null}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function PendingItem({
+  ws, op, sessions, emails, onResolved,
+}: {
+  ws: string;
+  op: TPendingOperation;
+  sessions: TSession[] | undefined;
+  emails: ReadonlyMap<string, string>;
+  onResolved: (r: TResolved) => void;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [note, setNote] = useState("");
+  const { invocation, searching } = useWaitingInvocation(op, sessions);
+  const resolve = useMutation(
+    trpc.sessions.resolve.mutationOptions({
+      onSuccess: async (result) => {
+        onResolved(result);
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.sessions.pending.pathFilter()),
+          queryClient.invalidateQueries(trpc.sessions.invocation.pathFilter()),
+          queryClient.invalidateQueries(trpc.sessions.invocations.pathFilter()),
+        ]);
+      },
+    }),
+  );
+  const decide = (decision: "approve" | "deny") => resolve.mutate({ ws, pend: op.id, decision, ...(note.trim() ? { note: note.trim() } : {}) });
+  const noteId = `note-${op.id}`;
+
+  return (
+    <li className="space-y-3 px-5 py-4">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <Badge tone={STATUS_TONE[op.status]}>{titleCase(op.status)}</Badge>
+        <code className="font-mono text-xs">{op.id}</code>
+        <span className="text-slate-600">
+          requested by {op.requested_by ? <AccountLabel id={op.requested_by} emails={emails} /> : "unknown"} · {formatDateTime(op.created_at)} ·{" "}
+          <code className="font-mono text-xs">{op.reason}</code>
+        </span>
+      </div>
+      {invocation ? (
+        <InvocationSummary ws={ws} inv={invocation} />
+      ) : searching ? (
+        <Loading what="the waiting request" />
+      ) : (
+        <p className="text-sm text-slate-600">
+          Invocation <code className="font-mono text-xs">{op.subject_id}</code>: its session could not be found among the workspace&apos;s latest{" "}
+          {SESSION_SCAN_LIMIT} sessions, so its method and path are not shown.
+        </p>
+      )}
+      {op.status === "pending" ? (
+        <div className="flex flex-wrap items-end gap-3">
+          <div className="min-w-64 flex-1 space-y-1.5">
+            <Label htmlFor={noteId}>Note (optional)</Label>
+            <Input id={noteId} autoComplete="off" maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
+          </div>
+          <Button size="sm" disabled={resolve.isPending} onClick={() => decide("approve")} aria-label={`Approve ${op.id}`}>
+            <Check aria-hidden="true" />
+            Approve
+          </Button>
+          <Button variant="danger" size="sm" disabled={resolve.isPending} onClick={() => decide("deny")} aria-label={`Deny ${op.id}`}>
+            <X aria-hidden="true" />
+            Deny
+          </Button>
+        </div>
+      ) : (
+        <p className="text-xs text-slate-500">
+          {titleCase(op.status)} by {op.resolved_by ? <AccountLabel id={op.resolved_by} emails={emails} /> : "unknown"} · {formatDateTime(op.resolved_at)}
+          {op.note ? ` · “${op.note}”` : ""}
+        </p>
+      )}
+      {resolve.error ? <Alert title="Not resolved" problem={problemOf(resolve.error)} /> : null}
+    </li>
+  );
+}
+
+/** What this visit resolved, with the admission that followed (approval re-runs the checks). */
+function ResolvedCard({ ws, resolved }: { ws: string; resolved: TResolved[] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Resolved just now</CardTitle>
+        <CardDescription>An approved request is admitted again with consent given: a later check can still deny it. Admitted ones ran at once.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ul className="space-y-4">
+          {resolved.map(({ pending_operation: p, invocation }) => (
+            <li key={p.id} className="space-y-2">
+              <p className="flex flex-wrap items-center gap-2 text-sm">
+                <Badge tone={STATUS_TONE[p.status]}>{titleCase(p.status)}</Badge>
+                <code className="font-mono text-xs">{p.id}</code>
+              </p>
+              <InvocationSummary ws={ws} inv={invocation} />
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}
+
+function PendingList({ ws }: { ws: string }) {
+  const trpc = useTRPC();
+  const [status, setStatus] = useState<TStatus | "">("pending");
+  const [resolved, setResolved] = useState<TResolved[]>([]);
+  const list = useInfiniteQuery(
+    trpc.sessions.pending.infiniteQueryOptions(
+      { ws, limit: 50, order: "desc", ...(status ? { status } : {}) },
+      { getNextPageParam: (page) => page.next_cursor ?? undefined, refetchInterval: 10_000 },
+    ),
+  );
+  const sessions = useQuery(trpc.sessions.list.queryOptions({ ws, limit: SESSION_SCAN_LIMIT, order: "desc" }));
+  const emails = useMemberEmails(ws);
+  // Without the sessions (an error) the lookup has nothing to try: say so rather than wait.
+  const scanned = sessions.data?.items ?? (sessions.error ? [] : undefined);
+  const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
+
+  return (
+    <div className="space-y-6">
+      {resolved.length ? <ResolvedCard ws={ws} resolved={resolved} /> : null}
+      <Card>
+        <CardContent className="flex flex-wrap items-end gap-4 pt-6">
+          <div className="space-y-1.5">
+            <Label htmlFor="pending-status">Status</Label>
+            <Select id="pending-status" value={status} onChange={(e) => setStatus(e.target.value as TStatus | "")}>
+              <option value="">Any status</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {titleCase(s)}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </CardContent>
+      </Card>
+      <Card>
+        <CardContent className="px-0 py-0">
+          <QueryStates
+            query={list}
+            what="pending operations"
+            empty={rows.length === 0}
+            emptyText={status === "pending" ? "Nothing waits for a decision." : "No pending operations match."}
+          />
+          {rows.length ? (
+            <ul className="divide-y divide-slate-100" aria-label="Pending operations">
+              {rows.map((op) => (
+                <PendingItem key={op.id} ws={ws} op={op} sessions={scanned} emails={emails} onResolved={(r) => setResolved((prev) => [r, ...prev])} />
+              ))}
+            </ul>
+          ) : null}
+          <LoadMore query={list} label="Load more pending operations" />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+/** Owners and admins: requests waiting for consent (a viewer's POST, PUT, PATCH or DELETE), with Approve and Deny. */
+export function PendingView({ ws }: { ws: string }) {
+  return (
+    <>
+      <PageHeader
+        title="Pending operations"
+        description="Requests sent through a session that wait for an owner or admin: approve to run them (the checks run again), or deny them with a note."
+      />
+      <AdminOnly ws={ws} what="approve or deny pending operations">
+        <PendingList ws={ws} />
+      </AdminOnly>
+    </>
+  );
+}
