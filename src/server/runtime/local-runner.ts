@@ -301,7 +301,7 @@ export class LocalRunner implements Runner {
   }
 
   async usage(state: TRuntimeState) {
-    return groupUsage(state.pgid);
+    return groupUsage(state.pid, state.pgid);
   }
 
   private launcherWritten = false;

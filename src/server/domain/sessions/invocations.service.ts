@@ -1,8 +1,8 @@
-import type { Invocation, Prisma } from "@/generated/prisma/client";
+import { Prisma, type Invocation, type Session } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
-import { emitEvent } from "@/server/platform/outbox";
+import { EVENT_TYPES } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
 import { settleReservation } from "@/server/domain/usage/reservations.service";
@@ -56,17 +56,25 @@ function admissionOf(inv: { id: string; sessionId: string; workspaceId: string; 
   };
 }
 
-async function loadContext(sessionId: string) {
-  const session = await db().session.findUniqueOrThrow({ where: { id: sessionId } });
-  const access = await db().access.findUniqueOrThrow({ where: { id: session.accessId } });
-  const surface = await db().surface.findUniqueOrThrow({ where: { id: session.surfaceId } });
-  const deployment = await db().deployment.findUniqueOrThrow({ where: { id: surface.deploymentId } });
+type TContext = Awaited<ReturnType<typeof loadContext>>;
+
+async function loadContext(session: Session) {
+  const [access, surfaceWithDeployment] = await Promise.all([
+    db().access.findUniqueOrThrow({ where: { id: session.accessId } }),
+    db().surface.findUniqueOrThrow({ where: { id: session.surfaceId }, include: { deployment: true } }),
+  ]);
+  const { deployment, ...surface } = surfaceWithDeployment;
   return { session, access, surface, deployment };
 }
 
+/** One statement: the event row goes with the change it describes (the outbox rule), in one round trip. */
+function outboxRow(workspaceId: string, subject: string, correlationId: string, data: Record<string, unknown>) {
+  return Prisma.sql`(${newId("evt")}, ${workspaceId}, 'invocation.changed', ${EVENT_TYPES["invocation.changed"]}, ${`/v1/workspaces/${workspaceId}`}, ${subject}, ${correlationId}, ${JSON.stringify(data)}::jsonb)`;
+}
+
 /** Runs an admitted invocation, records its execution and settles the runtime budget. */
-async function run(inv: Invocation, d: TDecision, correlationId: string): Promise<Invocation> {
-  const { session, deployment } = await loadContext(inv.sessionId);
+async function run(inv: Invocation, d: TDecision, correlationId: string, ctx: TContext): Promise<Invocation> {
+  const { session, deployment } = ctx;
   let execution: TExecution | null = null;
   try {
     execution = await executeInvocation(inv, session, deployment, inv.input as TInvocationInput);
@@ -74,51 +82,72 @@ async function run(inv: Invocation, d: TDecision, correlationId: string): Promis
     // Charged to what was used (the reservation held the deadline); a crash leaves it to the sweeper.
     if (d.reservation) await settleReservation(d.reservation.id, execution?.usage.duration_ms ?? 0);
   }
-  return db().$transaction(async (tx) => {
-    const admission = { ...(inv.admission as TAdmission), execution_id: execution!.execution_id };
-    const row = await tx.invocation.update({
-      where: { id: inv.id },
-      data: { admission: admission as Prisma.InputJsonValue, execution: execution as unknown as Prisma.InputJsonValue, updatedAt: new Date() },
-    });
-    await emitEvent(tx, { workspaceId: inv.workspaceId, type: "invocation.changed", correlationId, subject: inv.id, data: { invocation_id: inv.id, session_id: inv.sessionId, status: "executed", execution_status: execution!.status, http_status: execution!.result.http_status } });
-    return row;
+  const admission = { ...(inv.admission as TAdmission), execution_id: execution!.execution_id };
+  const event = outboxRow(inv.workspaceId, inv.id, correlationId, {
+    invocation_id: inv.id, session_id: inv.sessionId, status: "executed", execution_status: execution!.status, http_status: execution!.result.http_status,
   });
+  const rows = await db().$queryRaw<Array<{ updated_at: Date }>>`
+    WITH upd AS (
+      UPDATE invocations SET admission = ${JSON.stringify(admission)}::jsonb, execution = ${JSON.stringify(execution)}::jsonb, updated_at = now()
+       WHERE id = ${inv.id} RETURNING updated_at),
+    ev AS (
+      INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data)
+      SELECT * FROM (VALUES ${event}) AS v(id, workspace_id, type, version, source, subject, correlation_id, data) WHERE EXISTS (SELECT 1 FROM upd))
+    SELECT updated_at FROM upd`;
+  return { ...inv, admission: admission as unknown as Prisma.JsonValue, execution: execution as unknown as Prisma.JsonValue, updatedAt: rows[0]?.updated_at ?? new Date() };
 }
 
 export async function createInvocation(caller: TCaller, sessionId: string, input: TInvocationInput): Promise<TInvocation> {
   const { session, role } = await sessionFor(caller, sessionId, { othersNeed: "viewer" });
   if (session.state !== "active") throw new AppError("conflict", `Session ${sessionId} is closed (${session.closedReason ?? "closed"}); open a new session`, { reason: "session_closed" });
   await checkEvidence(session.workspaceId, input);
-  const ctx = await loadContext(sessionId);
+  const ctx = await loadContext(session);
   const decision = await admit({ callerId: caller.userId, role, method: input.method, ...ctx });
 
   let inv: Invocation;
   try {
-    inv = await db().$transaction(async (tx) => {
-      const seq = await tx.$queryRaw<{ seq: number }[]>`
-        UPDATE sessions SET next_sequence = next_sequence + 1, updated_at = now() WHERE id = ${sessionId} AND state = 'active' RETURNING next_sequence - 1 AS seq`;
-      if (!seq.length) throw new AppError("conflict", `Session ${sessionId} was closed meanwhile; open a new session`, { reason: "session_closed" });
-      const id = newId("inv");
-      const pendingId = decision.outcome === "pending" ? newId("pend") : null;
-      const base = { id, sessionId, workspaceId: session.workspaceId, productId: session.productId, surfaceId: session.surfaceId, accountId: session.accountId };
-      const row = await tx.invocation.create({
-        data: {
-          ...base, accessId: session.accessId, sequence: Number(seq[0]!.seq), input: input as unknown as Prisma.InputJsonValue,
-          admission: admissionOf(base, decision, { executionId: null, pendingId }) as unknown as Prisma.InputJsonValue, correlationId: caller.correlationId,
-        },
-      });
-      if (pendingId) {
-        await tx.pendingOperation.create({ data: { id: pendingId, workspaceId: session.workspaceId, kind: "invocation_consent", subjectId: id, reason: decision.reason, requestedBy: caller.userId } });
-      }
-      await emitEvent(tx, { workspaceId: session.workspaceId, type: "invocation.changed", correlationId: caller.correlationId, subject: id, data: { invocation_id: id, session_id: sessionId, status: decision.outcome, reason: decision.reason } });
-      return row;
-    });
+    inv = await insertInvocation(session, input, decision, caller);
   } catch (err) {
     if (decision.reservation) await settleReservation(decision.reservation.id, 0);
     throw err;
   }
-  if (decision.outcome === "admitted") inv = await run(inv, decision, caller.correlationId);
+  if (decision.outcome === "admitted") inv = await run(inv, decision, caller.correlationId, ctx);
   return toInvocation(inv);
+}
+
+/**
+ * The next sequence of the session, the invocation, its pending operation
+ * and its event in ONE statement (one round trip, one transaction): the
+ * session row's counter is taken only if the row is inserted, so the
+ * sequence is gap-free; a session closed meanwhile inserts nothing (409).
+ */
+async function insertInvocation(session: Session, input: TInvocationInput, decision: TDecision, caller: TCaller): Promise<Invocation> {
+  const id = newId("inv");
+  const pendingId = decision.outcome === "pending" ? newId("pend") : null;
+  const base = { id, sessionId: session.id, workspaceId: session.workspaceId, productId: session.productId, surfaceId: session.surfaceId, accountId: session.accountId };
+  const admission = admissionOf(base, decision, { executionId: null, pendingId });
+  const event = outboxRow(session.workspaceId, id, caller.correlationId, { invocation_id: id, session_id: session.id, status: decision.outcome, reason: decision.reason });
+  const rows = await db().$queryRaw<Array<{ sequence: number; created_at: Date }>>`
+    WITH seq AS (
+      UPDATE sessions SET next_sequence = next_sequence + 1, updated_at = now()
+       WHERE id = ${session.id} AND state = 'active' RETURNING next_sequence - 1 AS n),
+    inv AS (
+      INSERT INTO invocations (id, workspace_id, product_id, session_id, surface_id, account_id, access_id, sequence, input, admission, correlation_id)
+      SELECT ${id}, ${session.workspaceId}, ${session.productId}, ${session.id}, ${session.surfaceId}, ${session.accountId}, ${session.accessId}, n,
+             ${JSON.stringify(input)}::jsonb, ${JSON.stringify(admission)}::jsonb, ${caller.correlationId} FROM seq
+      RETURNING sequence, created_at),
+    pend AS (
+      INSERT INTO pending_operations (id, workspace_id, kind, subject_id, reason, requested_by)
+      SELECT ${pendingId}, ${session.workspaceId}, 'invocation_consent', ${id}, ${decision.reason}, ${caller.userId} FROM inv WHERE ${pendingId}::text IS NOT NULL),
+    ev AS (
+      INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data)
+      SELECT * FROM (VALUES ${event}) AS v(id, workspace_id, type, version, source, subject, correlation_id, data) WHERE EXISTS (SELECT 1 FROM inv))
+    SELECT sequence, created_at FROM inv`;
+  if (!rows.length) throw new AppError("conflict", `Session ${session.id} was closed meanwhile; open a new session`, { reason: "session_closed" });
+  return {
+    ...base, accessId: session.accessId, sequence: Number(rows[0]!.sequence), input: input as unknown as Prisma.JsonValue,
+    admission: admission as unknown as Prisma.JsonValue, execution: null, correlationId: caller.correlationId, createdAt: rows[0]!.created_at, updatedAt: rows[0]!.created_at,
+  };
 }
 
 export async function getInvocation(caller: TCaller, sessionId: string, invocationId: string): Promise<TInvocation> {
@@ -137,11 +166,11 @@ export async function listInvocations(caller: TCaller, sessionId: string, q: TLi
 
 /** Re-decides a pending invocation after an owner/admin approved it, and runs it when admitted. */
 export async function readmit(inv: Invocation, correlationId: string): Promise<Invocation> {
-  const ctx = await loadContext(inv.sessionId);
+  const ctx = await loadContext(await db().session.findUniqueOrThrow({ where: { id: inv.sessionId } }));
   const role = (await db().membership.findUnique({ where: { workspaceId_userId: { workspaceId: inv.workspaceId, userId: inv.accountId ?? "" } }, select: { role: true } }))?.role ?? null;
   const decision = await admit({ callerId: inv.accountId ?? "", role: role as never, method: (inv.input as TInvocationInput).method, ...ctx, consented: true });
   const prev = inv.admission as TAdmission;
   const admission = admissionOf(inv, decision, { executionId: null, pendingId: prev.pending_operation_id });
   const row = await db().invocation.update({ where: { id: inv.id }, data: { admission: admission as unknown as Prisma.InputJsonValue, updatedAt: new Date() } });
-  return decision.outcome === "admitted" ? run(row, decision, correlationId) : row;
+  return decision.outcome === "admitted" ? run(row, decision, correlationId, ctx) : row;
 }
