@@ -123,3 +123,31 @@ export async function deployRevision(page: Page, environment: "Preview" | "Stagi
   await expect(page.getByRole("heading", { level: 1, name: "Deployment" })).toBeVisible();
   return /\/deployments\/(dep_[0-9a-z]{26})$/.exec(page.url())![1]!;
 }
+
+/** createConfirmedProduct, deployRevision to preview, then wait on the deployment's page until it is active; returns its id. */
+export async function deployToPreviewAndWaitActive(page: Page, ws: string, repoDir: string): Promise<string> {
+  await createConfirmedProduct(page, ws, repoDir);
+  const dep = await deployRevision(page, "Preview");
+  await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+  return dep;
+}
+
+/** On a deployment's page: open its surface's page, then Open session; waits for the session's page and returns its id. */
+export async function openSessionFromDeployment(page: Page): Promise<string> {
+  await page.getByRole("link", { name: "Sessions and access" }).click();
+  await expect(page).toHaveURL(/\/surfaces\/srf_[0-9a-z]{26}$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Surface" })).toBeVisible();
+  await page.getByRole("button", { name: "Open session" }).click();
+  await expect(page).toHaveURL(/\/sessions\/ses_[0-9a-z]{26}$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Session" })).toBeVisible();
+  return /\/sessions\/(ses_[0-9a-z]{26})$/.exec(page.url())![1]!;
+}
+
+/** On a session's page: send a request through "Send a request" and wait until it is answered. */
+export async function sendSessionRequest(page: Page, request: { method: string; path: string; body?: string }): Promise<void> {
+  await page.getByLabel("Method").selectOption(request.method);
+  await page.getByLabel("Path").fill(request.path);
+  if (request.body !== undefined) await page.getByLabel("Body (optional)").fill(request.body);
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(page.getByRole("button", { name: "Send request" })).toBeEnabled({ timeout: 30_000 });
+}

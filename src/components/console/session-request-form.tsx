@@ -42,9 +42,10 @@ function sentSummary(inv: TInvocation): string {
  * "Send a request": a method, a path (checked here as the server checks it)
  * and, for methods with a body, optional text that is uploaded first
  * (POST /v1/workspaces/{ws}/uploads) so the invocation can name it as
- * body_evidence. The new invocation shows up in the table below.
+ * body_evidence; `canUpload` (developer or above, as uploads need) offers
+ * the body field. The new invocation shows up in the table below.
  */
-export function SessionRequestForm({ ws, ses }: { ws: string; ses: string }) {
+export function SessionRequestForm({ ws, ses, canUpload }: { ws: string; ses: string; canUpload: boolean }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
@@ -54,7 +55,7 @@ export function SessionRequestForm({ ws, ses }: { ws: string; ses: string }) {
   const [body, setBody] = useState("");
   const [touched, setTouched] = useState(false);
   const invalid = pathError(path);
-  const withBody = takesBody(method) && body !== "";
+  const withBody = canUpload && takesBody(method) && body !== "";
   const send = useMutation({
     mutationFn: async () => {
       const body_evidence = withBody ? await uploadText(body) : null;
@@ -109,7 +110,10 @@ export function SessionRequestForm({ ws, ses }: { ws: string; ses: string }) {
               </p>
             </div>
           </div>
-          {takesBody(method) ? (
+          {takesBody(method) && !canUpload ? (
+            <p className="text-xs text-slate-500">The request goes without a body: a body is uploaded first, and uploads need the developer role or higher.</p>
+          ) : null}
+          {takesBody(method) && canUpload ? (
             <div className="space-y-1.5">
               <Label htmlFor="request-body">Body (optional)</Label>
               <textarea
@@ -123,8 +127,8 @@ export function SessionRequestForm({ ws, ses }: { ws: string; ses: string }) {
                 aria-describedby="request-body-hint"
               />
               <p id="request-body-hint" className="text-xs text-slate-500">
-                Sent as the request body, uploaded first as evidence (developers and above; the upload route takes a short-lived API token the
-                console creates in your name).
+                Sent as the request body, uploaded first as evidence (the upload route takes a short-lived API token the console creates in your
+                name).
               </p>
             </div>
           ) : null}

@@ -160,7 +160,7 @@ export function SessionView({ ws, ses }: { ws: string; ses: string }) {
                 session from the surface page.
               </Alert>
             ) : null}
-            <SessionRequestForm ws={ws} ses={s.id} />
+            <SessionRequestForm ws={ws} ses={s.id} canUpload={hasRole(workspace.data?.role, "developer")} />
           </>
         ) : (
           <Alert>This session is closed: it takes no more requests. Open a new one from the surface page.</Alert>
