@@ -1,6 +1,6 @@
 // `npm start`: serves the production build, building it first when there is
 // none (.next/BUILD_ID missing). Listens on $PORT (3000) and $HOST (0.0.0.0);
-// forwards signals to `next start` and exits with its code.
+// forwards signals to the server (scripts/server.mjs) and exits with its code.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -32,10 +32,11 @@ if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
 
 const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "0.0.0.0";
-const child = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", host], {
+// scripts/server.mjs: Next.js in one process with the surface fast path in front (see there).
+const child = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
   stdio: "inherit",
   cwd: root,
-  env: process.env,
+  env: { ...process.env, NODE_ENV: "production", PORT: port, HOST: host },
 });
 
 const forward = (signal) => {

@@ -9,6 +9,7 @@ import { bootstrapPlatform } from "@/server/domain/identity/users.service";
 import { startWorkers } from "@/server/workers/run";
 import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
 import { runner } from "@/server/runtime";
+import { serveSurfaceNode } from "@/server/http/surface-node";
 
 /**
  * Process start: open (and migrate) the database, make sure a signing key and
@@ -27,6 +28,8 @@ export async function boot(): Promise<void> {
         : { ok: false, error: "unknown command" },
     );
   }
+  // The custom server (scripts/server.mjs) sends surface traffic here before Next.js routing.
+  (globalThis as { __capstanSurfaceNode?: typeof serveSurfaceNode }).__capstanSurfaceNode = serveSurfaceNode;
   if (env().CAPSTAN_WORKERS) {
     logger.info("runtime.isolation", { ...(await runner().isolation()) });
     // Adopt the apps that survived a restart and clear what no deployment owns, before serving.

@@ -26,7 +26,9 @@ export type TProxyTarget = {
 
 export type TProxyLimits = { maxBodyBytes: number; timeoutMs: number };
 
-const pools = new Map<string, Pool>();
+// On globalThis: Next.js bundles route handlers separately; one pool per socket and process.
+const g = globalThis as unknown as { __capstanSurfacePools?: Map<string, Pool> };
+const pools = (g.__capstanSurfacePools ??= new Map<string, Pool>());
 
 function poolFor(socketPath: string, timeoutMs: number): Pool {
   let p = pools.get(socketPath);
@@ -63,25 +65,48 @@ function stripCapstanCookies(cookie: string): string {
     .join("; ");
 }
 
+/** The headers the app receives: no hop-by-hop, no Authorization, no Capstan cookies; forwarding headers set by us. */
+export function upstreamHeaders(
+  entries: Iterable<[string, string]>, host: string, proto: string, clientIp: string | null, target: TProxyTarget,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of entries) {
+    if (HOP_BY_HOP.has(key) || key === "authorization" || key.startsWith("x-forwarded-")) continue;
+    if (key === "cookie") {
+      const kept = stripCapstanCookies(value);
+      if (kept) headers.cookie = kept;
+      continue;
+    }
+    headers[key] = value;
+  }
+  headers.host = host;
+  headers["x-forwarded-host"] = host;
+  headers["x-forwarded-proto"] = proto;
+  if (clientIp) headers["x-forwarded-for"] = clientIp;
+  if (target.prefix) headers["x-forwarded-prefix"] = target.prefix;
+  return headers;
+}
+
+/** The headers the client receives: no hop-by-hop, no Set-Cookie of Capstan's names, the sandbox CSP on the path route. */
+export function downstreamHeaders(raw: Record<string, string | string[] | undefined>, target: TProxyTarget): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === undefined || HOP_BY_HOP.has(key)) continue;
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (key === "set-cookie" && CAPSTAN_COOKIE.test(v.split("=")[0]!.trim())) continue;
+      out.push([key, v]);
+    }
+  }
+  // An opaque origin for the app's documents on Capstan's own origin: its scripts cannot act as the console.
+  if (target.sandboxDocument) out.push(["content-security-policy", "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads"]);
+  return out;
+}
+
 export async function forward(req: Request, upstreamPath: string, target: TProxyTarget, limits: TProxyLimits, clientIp: string | null): Promise<Response> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limits.maxBodyBytes) throw new ProxyError(413, `The request body exceeds ${limits.maxBodyBytes} bytes`);
   const url = new URL(req.url);
-  const headers: Record<string, string> = {};
-  req.headers.forEach((value, key) => {
-    if (HOP_BY_HOP.has(key) || key === "authorization" || key.startsWith("x-forwarded-")) return;
-    if (key === "cookie") {
-      const kept = stripCapstanCookies(value);
-      if (kept) headers.cookie = kept;
-      return;
-    }
-    headers[key] = value;
-  });
-  headers.host = url.host;
-  headers["x-forwarded-host"] = url.host;
-  headers["x-forwarded-proto"] = url.protocol.replace(":", "");
-  if (clientIp) headers["x-forwarded-for"] = clientIp;
-  if (target.prefix) headers["x-forwarded-prefix"] = target.prefix;
+  const headers = upstreamHeaders(req.headers.entries(), url.host, url.protocol.replace(":", ""), clientIp, target);
 
   const method = req.method.toUpperCase();
   const hasBody = method !== "GET" && method !== "HEAD" && req.body !== null;
@@ -110,17 +135,7 @@ export async function forward(req: Request, upstreamPath: string, target: TProxy
   }
 
   const out = new Headers();
-  for (const [key, value] of Object.entries(res.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(key)) continue;
-    for (const v of Array.isArray(value) ? value : [value]) {
-      if (key === "set-cookie" && CAPSTAN_COOKIE.test(v.split("=")[0]!.trim())) continue;
-      out.append(key, v);
-    }
-  }
-  if (target.sandboxDocument) {
-    // An opaque origin for the app's documents: its scripts cannot act as the console's origin.
-    out.append("content-security-policy", "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads");
-  }
+  for (const [key, value] of downstreamHeaders(res.headers, target)) out.append(key, value);
   const noBody = method === "HEAD" || res.statusCode === 204 || res.statusCode === 304 || res.statusCode < 200;
   if (noBody) {
     res.body.resume();
@@ -190,4 +205,56 @@ export async function requestOnce(socketPath: string, req: {
     }
     return { ok: false, kind: "unreachable", message: `The app could not be reached (${(err as Error).message})` };
   }
+}
+
+/**
+ * The same forwarding on Node's own request and response objects: the fast
+ * path the custom server (scripts/server.mjs) takes for surface traffic,
+ * without Next.js routing or Web stream conversions. Streams both ways with
+ * the same limits; errors go to `onError` before anything was sent.
+ */
+export function pipeNode(
+  req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, upstreamPath: string,
+  target: TProxyTarget, limits: TProxyLimits, onError: (err: ProxyError) => void,
+): void {
+  const declared = Number(req.headers["content-length"] ?? "NaN");
+  if (Number.isFinite(declared) && declared > limits.maxBodyBytes) return onError(new ProxyError(413, `The request body exceeds ${limits.maxBodyBytes} bytes`));
+  const entries: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") entries.push([k, v]);
+  const host = req.headers.host ?? "localhost";
+  const headers = upstreamHeaders(entries, host, "http", req.socket.remoteAddress ?? null, target);
+  const method = (req.method ?? "GET").toUpperCase();
+  const hasBody = method !== "GET" && method !== "HEAD";
+  if (hasBody && Number.isFinite(declared)) headers["content-length"] = String(declared);
+  let size = 0;
+  const body = hasBody
+    ? (async function* limited() {
+        for await (const chunk of req as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > limits.maxBodyBytes) throw new ProxyError(413, `The request body exceeds ${limits.maxBodyBytes} bytes`);
+          yield chunk;
+        }
+      })()
+    : undefined;
+  poolFor(target.socketPath, limits.timeoutMs)
+    .request({ path: upstreamPath, method: method as "GET", headers, body: body as never })
+    .then((up) => {
+      const out = downstreamHeaders(up.headers, target);
+      res.writeHead(up.statusCode, out.flat());
+      if (method === "HEAD" || up.statusCode === 204 || up.statusCode === 304) {
+        up.body.resume();
+        res.end();
+        return;
+      }
+      up.body.pipe(res);
+      up.body.on("error", () => res.destroy());
+      res.on("close", () => up.body.destroy());
+    })
+    .catch((err: unknown) => {
+      const cause = err instanceof ProxyError ? err : (err as { cause?: unknown }).cause instanceof ProxyError ? (err as { cause: ProxyError }).cause : null;
+      if (res.headersSent) return void res.destroy();
+      onError(cause ?? (err instanceof undiciErrors.HeadersTimeoutError
+        ? new ProxyError(504, `The app did not answer within ${limits.timeoutMs} ms`)
+        : new ProxyError(502, `The app could not be reached (${(err as Error).message})`)));
+    });
 }

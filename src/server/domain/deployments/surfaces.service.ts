@@ -7,7 +7,7 @@ import { logger } from "@/server/platform/logger";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
 import type { TRuntimeState } from "@/server/runtime";
-import { forward, ProxyError } from "@/server/runtime/surface-proxy";
+import { forward, ProxyError, type TProxyLimits, type TProxyTarget } from "@/server/runtime/surface-proxy";
 import type { TEnvironmentType, TSurface } from "./deployments.contract";
 import { retireInTx, release } from "./lifecycle";
 import { cachedSurface, rememberSurface, type TSurfaceRoute } from "./surface-cache";
@@ -114,26 +114,44 @@ function refusal(req: Request, status: 404 | 410 | 503 | 413 | 502 | 504, title:
  * Host header named the surface); on the path route the app is mounted
  * under `/s/<srf>` and its documents are sandboxed.
  */
-export async function serveSurface(req: Request, srfId: string, upstreamPath: string, viaHost: boolean, opts: { allowValidating?: boolean } = {}): Promise<Response> {
-  if (!SRF_ID.test(srfId)) return refusal(req, 404, "No such surface", `${srfId.slice(0, 40)} is not a surface id`, "surface_not_found");
+/**
+ * Where a request to a surface goes: a proxy target, or the answer that
+ * refuses it (404 unknown, 410 gone, 503 starting, 502 no process). Shared
+ * by the Request-based route and the custom server's Node fast path.
+ */
+export async function decideSurface(
+  req: Request, srfId: string, viaHost: boolean, opts: { allowValidating?: boolean } = {},
+): Promise<{ target: TProxyTarget; limits: TProxyLimits } | { refuse: Response }> {
+  const refuse = (...a: Parameters<typeof refusal>) => ({ refuse: refusal(...a) });
+  if (!SRF_ID.test(srfId)) return refuse(req, 404, "No such surface", `${srfId.slice(0, 40)} is not a surface id`, "surface_not_found");
   const route = await resolveRoute(srfId);
-  if (!route) return refusal(req, 404, "No such surface", `Surface ${srfId} does not exist`, "surface_not_found");
+  if (!route) return refuse(req, 404, "No such surface", `Surface ${srfId} does not exist`, "surface_not_found");
   const dead = route.status === "expired" || route.status === "configuration_failed" || route.status === "expiration_registration_failed";
   if (dead || route.expiresAt.getTime() <= Date.now()) {
-    return refusal(req, 410, "This surface is gone", `Surface ${srfId} ${route.status === "expired" || !dead ? "has expired" : "failed"}${route.reasonCode ? ` (${route.reasonCode})` : ""}; deploy again to get a new one.`, route.reasonCode ?? "surface_expired");
+    return refuse(req, 410, "This surface is gone", `Surface ${srfId} ${route.status === "expired" || !dead ? "has expired" : "failed"}${route.reasonCode ? ` (${route.reasonCode})` : ""}; deploy again to get a new one.`, route.reasonCode ?? "surface_expired");
   }
   if (route.status !== "active" && !(opts.allowValidating && route.status === "validating")) {
-    return refusal(req, 503, "This surface is starting", `Surface ${srfId} is ${route.status}; try again in a moment.`, "surface_not_active");
+    return refuse(req, 503, "This surface is starting", `Surface ${srfId} is ${route.status}; try again in a moment.`, "surface_not_active");
   }
-  if (!route.socketPath) return refusal(req, 502, "The app is not running", `Surface ${srfId} has no running process`, "deployment_not_running");
+  if (!route.socketPath) return refuse(req, 502, "The app is not running", `Surface ${srfId} has no running process`, "deployment_not_running");
   const e = env();
+  return {
+    target: { socketPath: route.socketPath, prefix: viaHost ? "" : `/s/${srfId}`, sandboxDocument: !viaHost },
+    limits: { maxBodyBytes: e.CAPSTAN_SURFACE_MAX_BODY_BYTES, timeoutMs: e.CAPSTAN_SURFACE_TIMEOUT_MS },
+  };
+}
+
+export function proxyFailure(req: Request, err: ProxyError): Response {
+  return refusal(req, err.status, err.status === 413 ? "Request too large" : err.status === 504 ? "The app did not answer in time" : "The app could not be reached", err.message, err.status === 413 ? "body_too_large" : err.status === 504 ? "upstream_timeout" : "upstream_unreachable");
+}
+
+export async function serveSurface(req: Request, srfId: string, upstreamPath: string, viaHost: boolean, opts: { allowValidating?: boolean } = {}): Promise<Response> {
+  const decision = await decideSurface(req, srfId, viaHost, opts);
+  if ("refuse" in decision) return decision.refuse;
   try {
-    return await forward(req, upstreamPath, { socketPath: route.socketPath, prefix: viaHost ? "" : `/s/${srfId}`, sandboxDocument: !viaHost },
-      { maxBodyBytes: e.CAPSTAN_SURFACE_MAX_BODY_BYTES, timeoutMs: e.CAPSTAN_SURFACE_TIMEOUT_MS }, req.headers.get("x-forwarded-for"));
+    return await forward(req, upstreamPath, decision.target, decision.limits, req.headers.get("x-forwarded-for"));
   } catch (err) {
-    if (err instanceof ProxyError) {
-      return refusal(req, err.status, err.status === 413 ? "Request too large" : err.status === 504 ? "The app did not answer in time" : "The app could not be reached", err.message, err.status === 413 ? "body_too_large" : err.status === 504 ? "upstream_timeout" : "upstream_unreachable");
-    }
+    if (err instanceof ProxyError) return proxyFailure(req, err);
     throw err;
   }
 }

@@ -1,0 +1,37 @@
+// The production server behind `npm start`: Next.js through its programmatic
+// API (a custom server, in one process), with one fast path in front of it:
+// surface traffic (Host srf-<id>.<surface domain>, or /s/<srf>/...) goes to
+// the handler the app registers at boot (globalThis.__capstanSurfaceNode,
+// src/server/http/surface-node.ts) on Node's own request and response, without
+// Next.js routing. Everything else, and every request before boot finished,
+// is Next.js as usual (the route app/s/[srf] serves surfaces then).
+import http from "node:http";
+import { setTimeout } from "node:timers";
+import next from "next";
+
+const port = Number(process.env.PORT ?? "3000");
+const hostname = process.env.HOST ?? "0.0.0.0";
+const app = next({ dev: false, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = http.createServer((req, res) => {
+  const fast = globalThis.__capstanSurfaceNode;
+  if (fast && fast(req, res)) return;
+  void handle(req, res);
+});
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => {
+  console.log(`[server] ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+});
+
+let closing = false;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 10_000).unref();
+  });
+}

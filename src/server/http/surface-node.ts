@@ -1,0 +1,52 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { decideSurface, proxyFailure, surfaceIdFromHost } from "@/server/domain/deployments/surfaces.service";
+import { pipeNode } from "@/server/runtime/surface-proxy";
+
+/**
+ * Surface traffic on the custom server's fast path (scripts/server.mjs):
+ * a request whose Host names a surface, or whose path starts with /s/<srf>,
+ * is decided and piped here on Node's own objects; everything else returns
+ * false and goes to Next.js. Same decisions, headers and limits as the
+ * route handler (app/s/[srf]), which remains the path under `next dev` and
+ * `next start`.
+ */
+const PATH_ROUTE = /^\/s\/([^/?#]+)(\/[^?#]*)?(\?.*)?$/;
+
+export function serveSurfaceNode(req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url ?? "/";
+  const hostSrf = surfaceIdFromHost(req.headers.host ?? null);
+  let srf: string;
+  let upstream: string;
+  if (hostSrf) {
+    srf = hostSrf;
+    upstream = url;
+  } else {
+    const m = PATH_ROUTE.exec(url);
+    if (!m) return false;
+    srf = decodeURIComponent(m[1]!);
+    upstream = (m[2] || "/") + (m[3] ?? "");
+  }
+  // A Request stand-in for the decision (headers only; the body stays on the Node stream).
+  const headers = new Headers();
+  if (req.headers.accept) headers.set("accept", String(req.headers.accept));
+  const probe = new Request(`http://${req.headers.host ?? "localhost"}${url.startsWith("/") ? url : "/"}`, { headers });
+  void decideSurface(probe, srf, Boolean(hostSrf))
+    .then(async (decision) => {
+      if ("refuse" in decision) return send(res, decision.refuse);
+      pipeNode(req, res, upstream, decision.target, decision.limits, (err) => void send(res, proxyFailure(probe, err)));
+    })
+    .catch(() => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/problem+json" });
+      res.end(JSON.stringify({ type: "https://capstan.dev/problems/internal", title: "Internal error", status: 500, code: "internal" }));
+    });
+  return true;
+}
+
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => (headers[k] = v));
+  headers["content-length"] = String(body.length);
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
