@@ -89,7 +89,7 @@ describe("an admitted invocation", () => {
     const post = await invoke(owner, ses.id, { method: "POST", path: "/echo", body_evidence: body, query_evidence: query });
     expect(post.status).toBe(201);
     const echoed = JSON.parse((await text(post.json.execution.result.body_evidence))!);
-    expect(echoed).toMatchObject({ method: "POST", path: "/echo", query: "?a=1&b=two", body: "name=capstan", authorization: null });
+    expect(echoed).toMatchObject({ method: "POST", path: "/echo", query: "?a=1&b=two", body: "name=capstan", authorization: null, content_type: "text/plain" });
     expect(await text(post.json.execution.log_evidence)).toContain("echo POST /echo");
     expect([get.json.sequence, post.json.sequence]).toEqual([0, 1]);
 
@@ -174,6 +174,7 @@ describe("admission denials, one per reason, each from a real request", () => {
     expect(pend).toMatch(/^pend_/);
     const list = must(await api("GET", `/v1/workspaces/${ws}/pending-operations?status=pending`, { token: owner.token }), 200, "pending");
     expect(list.items.map((p: { id: string }) => p.id)).toContain(pend);
+    expect(list.items.find((p: { id: string }) => p.id === pend).invocation).toMatchObject({ id: waiting.json.id, session_id: ses.id, input: { method: "POST", path: "/echo" } });
     expect((await api("POST", `/v1/workspaces/${ws}/pending-operations/${pend}:resolve`, { token: developer.token, body: { decision: "approve" } })).status).toBe(403);
     const approved = must(await api("POST", `/v1/workspaces/${ws}/pending-operations/${pend}:resolve`, { token: owner.token, body: { decision: "approve" } }), 200, "approve");
     expect(approved.pending_operation).toMatchObject({ status: "approved", resolved_by: owner.userId });

@@ -1,12 +1,12 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
 import { useCallback, useId } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { problemOf, useTRPCClient } from "@/lib/trpc/client";
+import { problemOf } from "@/lib/trpc/client";
 import type { TInvocationInput } from "@/server/domain/sessions/sessions.contract";
 import { formatBytes } from "./format";
 import { Loading } from "./page-header";
@@ -16,40 +16,13 @@ export type TEvidence = NonNullable<TInvocationInput["body_evidence"]>;
 /** How much of a text body a row shows, and the largest body fetched just to show that much. */
 const PREVIEW_BYTES = 4096;
 const PREVIEW_MAX_FETCH_BYTES = 1024 * 1024;
-const TOKEN_TTL_SECONDS = 600;
-const BEARER_KEY = ["console-bearer"] as const;
-
 /**
  * The raw-bytes routes (POST /v1/workspaces/{ws}/uploads, GET
- * /v1/workspaces/{ws}/evidence/{sha256}) accept `Authorization: Bearer`
- * only, not the console's session cookie, and have no tRPC twin. So the
- * console mints a personal API token for 10 minutes (identity.tokens.create,
- * which the cookie can already call: no new power), once per tab and only
- * when bytes are needed. It is listed under API tokens and expires by itself.
+ * /v1/workspaces/{ws}/evidence/{sha256}) accept the console's session
+ * cookie when no Authorization header is sent, like /api/trpc.
  */
-function useBearerFetch(): (path: string, init?: RequestInit) => Promise<Response> {
-  const client = useTRPCClient();
-  const queryClient = useQueryClient();
-  return useCallback(
-    async (path, init = {}) => {
-      const send = async () => {
-        const { token } = await queryClient.fetchQuery({
-          queryKey: BEARER_KEY,
-          queryFn: () => client.identity.tokens.create.mutate({ name: "Console: evidence and uploads", ttl_seconds: TOKEN_TTL_SECONDS }),
-          // Renewed a minute before it expires.
-          staleTime: (TOKEN_TTL_SECONDS - 60) * 1000,
-          gcTime: TOKEN_TTL_SECONDS * 1000,
-        });
-        return fetch(path, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
-      };
-      const res = await send();
-      if (res.status !== 401) return res;
-      // Revoked on the API tokens page meanwhile: mint another once.
-      queryClient.removeQueries({ queryKey: BEARER_KEY });
-      return send();
-    },
-    [client, queryClient],
-  );
+function useSessionFetch(): (path: string, init?: RequestInit) => Promise<Response> {
+  return useCallback((path, init = {}) => fetch(path, { ...init, credentials: "same-origin" }), []);
 }
 
 /** A REST failure as an error `problemOf` understands (the route answers problem+json). */
@@ -61,10 +34,10 @@ async function restError(res: Response): Promise<Error> {
 
 /** Uploads text (an invocation body) and answers its evidence reference. */
 export function useUploadText(ws: string): (text: string) => Promise<TEvidence> {
-  const bearerFetch = useBearerFetch();
+  const sessionFetch = useSessionFetch();
   return useCallback(
     async (text) => {
-      const res = await bearerFetch(`/v1/workspaces/${encodeURIComponent(ws)}/uploads`, {
+      const res = await sessionFetch(`/v1/workspaces/${encodeURIComponent(ws)}/uploads`, {
         method: "POST",
         headers: { "content-type": "text/plain; charset=utf-8" },
         body: text,
@@ -73,7 +46,7 @@ export function useUploadText(ws: string): (text: string) => Promise<TEvidence> 
       const upload = (await res.json()) as TEvidence;
       return { uri: upload.uri, sha256: upload.sha256, size_bytes: upload.size_bytes };
     },
-    [bearerFetch, ws],
+    [sessionFetch, ws],
   );
 }
 
@@ -109,7 +82,7 @@ export function EvidenceBlock({ ws, title, evidence, preview = true, emptyText =
   emptyText?: string;
 }) {
   const headingId = useId();
-  const bearerFetch = useBearerFetch();
+  const sessionFetch = useSessionFetch();
   const fetchable = !!evidence && evidence.size_bytes > 0;
   const load = preview && fetchable && evidence.size_bytes <= PREVIEW_MAX_FETCH_BYTES;
   const shown = useQuery({
@@ -117,14 +90,14 @@ export function EvidenceBlock({ ws, title, evidence, preview = true, emptyText =
     enabled: load,
     staleTime: Infinity,
     queryFn: async (): Promise<TPreview> => {
-      const res = await bearerFetch(evidencePath(ws, evidence!.sha256));
+      const res = await sessionFetch(evidencePath(ws, evidence!.sha256));
       if (!res.ok) throw await restError(res);
       return previewOf(new Uint8Array(await res.arrayBuffer()), res.headers.get("content-type") ?? "application/octet-stream");
     },
   });
   const download = useMutation({
     mutationFn: async () => {
-      const res = await bearerFetch(evidencePath(ws, evidence!.sha256));
+      const res = await sessionFetch(evidencePath(ws, evidence!.sha256));
       if (!res.ok) throw await restError(res);
       const url = URL.createObjectURL(await res.blob());
       const a = document.createElement("a");

@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { Check, X } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
@@ -12,12 +12,12 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
 import { problemOf, useTRPC } from "@/lib/trpc/client";
-import type { TInvocation, TPendingOperation, TSession } from "@/server/domain/sessions/sessions.contract";
+import type { TInvocation, TPendingOperation } from "@/server/domain/sessions/sessions.contract";
 import { AdminOnly } from "./admin-only";
 import { formatDateTime, titleCase } from "./format";
 import { LoadMore } from "./load-more";
 import { workspaceHref } from "./nav-config";
-import { Loading, PageHeader } from "./page-header";
+import { PageHeader } from "./page-header";
 import { idLinkClass } from "./products-view";
 import { QueryStates } from "./query-states";
 import { AdmissionDetails } from "./session-invocations";
@@ -27,29 +27,6 @@ type TStatus = TPendingOperation["status"];
 type TResolved = { pending_operation: TPendingOperation; invocation: TInvocation };
 const STATUSES: TStatus[] = ["pending", "approved", "denied"];
 const STATUS_TONE = { pending: "info", approved: "success", denied: "danger" } as const;
-/** Sessions fetched to find the one a pending invocation was sent through (see useWaitingInvocation). */
-const SESSION_SCAN_LIMIT = 200;
-
-/**
- * A pending operation names its invocation (subject_id) but not the session,
- * and sessions.invocation needs both. So we try the requester's sessions that
- * were open when the operation was created (newest first, at most five): the
- * one that answers is it. None answering means it is outside the latest
- * SESSION_SCAN_LIMIT sessions of the workspace.
- */
-function useWaitingInvocation(op: TPendingOperation, sessions: TSession[] | undefined) {
-  const trpc = useTRPC();
-  const at = Date.parse(op.created_at);
-  const candidates = (sessions ?? [])
-    .filter((s) => s.account_id === op.requested_by && Date.parse(s.created_at) <= at && (!s.closed_at || Date.parse(s.closed_at) >= at))
-    .slice(0, 5);
-  const results = useQueries({
-    queries: candidates.map((s) => trpc.sessions.invocation.queryOptions({ ses: s.id, inv: op.subject_id }, { retry: false })),
-  });
-  const invocation = results.find((r) => r.data)?.data;
-  return { invocation, searching: !invocation && (sessions === undefined || results.some((r) => r.isPending)) };
-}
-
 function InvocationSummary({ ws, inv }: { ws: string; inv: TInvocation }) {
   return (
     <div className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3">
@@ -76,18 +53,17 @@ function InvocationSummary({ ws, inv }: { ws: string; inv: TInvocation }) {
 }
 
 function PendingItem({
-  ws, op, sessions, emails, onResolved,
+  ws, op, emails, onResolved,
 }: {
   ws: string;
   op: TPendingOperation;
-  sessions: TSession[] | undefined;
   emails: ReadonlyMap<string, string>;
   onResolved: (r: TResolved) => void;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [note, setNote] = useState("");
-  const { invocation, searching } = useWaitingInvocation(op, sessions);
+  const invocation = op.invocation;
   const resolve = useMutation(
     trpc.sessions.resolve.mutationOptions({
       onSuccess: async (result) => {
@@ -115,12 +91,9 @@ function PendingItem({
       </div>
       {invocation ? (
         <InvocationSummary ws={ws} inv={invocation} />
-      ) : searching ? (
-        <Loading what="the waiting request" />
       ) : (
         <p className="text-sm text-slate-600">
-          Invocation <code className="font-mono text-xs">{op.subject_id}</code>: its session could not be found among the workspace&apos;s latest{" "}
-          {SESSION_SCAN_LIMIT} sessions, so its method and path are not shown.
+          Invocation <code className="font-mono text-xs">{op.subject_id}</code> no longer exists.
         </p>
       )}
       {op.status === "pending" ? (
@@ -184,10 +157,7 @@ function PendingList({ ws }: { ws: string }) {
       { getNextPageParam: (page) => page.next_cursor ?? undefined, refetchInterval: 10_000 },
     ),
   );
-  const sessions = useQuery(trpc.sessions.list.queryOptions({ ws, limit: SESSION_SCAN_LIMIT, order: "desc" }));
   const emails = useMemberEmails(ws);
-  // Without the sessions (an error) the lookup has nothing to try: say so rather than wait.
-  const scanned = sessions.data?.items ?? (sessions.error ? [] : undefined);
   const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
@@ -219,7 +189,7 @@ function PendingList({ ws }: { ws: string }) {
           {rows.length ? (
             <ul className="divide-y divide-slate-100" aria-label="Pending operations">
               {rows.map((op) => (
-                <PendingItem key={op.id} ws={ws} op={op} sessions={scanned} emails={emails} onResolved={(r) => setResolved((prev) => [r, ...prev])} />
+                <PendingItem key={op.id} ws={ws} op={op} emails={emails} onResolved={(r) => setResolved((prev) => [r, ...prev])} />
               ))}
             </ul>
           ) : null}

@@ -6,6 +6,7 @@ import { getDb } from "@/server/platform/db/client";
 import { AppError, problemResponse } from "@/server/platform/errors";
 import { isId, newId, PLATFORM_WORKSPACE_ID } from "@/server/platform/ids";
 import { invalidToken } from "@/server/platform/jwt";
+import type { TPrincipal } from "@/server/trpc/context";
 
 /**
  * GET /v1/workspaces/{ws}/evidence/{sha256}: the bytes of an evidence blob
@@ -14,7 +15,7 @@ import { invalidToken } from "@/server/platform/jwt";
  * attachment with `nosniff` so a browser never renders an app's output on
  * Capstan's origin.
  */
-export async function handleEvidenceDownload(req: Request, ws: string, sha256: string): Promise<Response> {
+export async function handleEvidenceDownload(req: Request, ws: string, sha256: string, opts: { principal?: TPrincipal | null } = {}): Promise<Response> {
   const instance = new URL(req.url).pathname;
   let correlationId = "";
   try {
@@ -23,7 +24,8 @@ export async function handleEvidenceDownload(req: Request, ws: string, sha256: s
     if (ws !== PLATFORM_WORKSPACE_ID && !isId("ws", ws)) {
       throw new AppError("bad_request", "ws must be a ws_ id", { errors: [{ path: "/ws", message: "must be a ws_ id" }] });
     }
-    const auth = await authenticateRequest(req.headers.get("authorization"));
+    // A bearer token when one is presented; otherwise the console's session (resolved by the route).
+    const auth = opts.principal && !req.headers.get("authorization") ? { principal: opts.principal } : await authenticateRequest(req.headers.get("authorization"));
     if (!auth.principal) throw auth.error ?? invalidToken("no bearer token was presented");
     // Membership first (as every {ws} route): an outsider learns nothing, not even which paths are well-formed.
     await resolveWorkspaceAccess({ principal: auth.principal, workspaceId: ws, minRole: "viewer", correlationId, operation: "evidence.download" });

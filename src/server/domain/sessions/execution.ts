@@ -1,6 +1,7 @@
 import type { Deployment, Invocation, Session } from "@/generated/prisma/client";
 import os from "node:os";
 import { blobStore } from "@/server/platform/blob-store";
+import { db } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { signToken } from "@/server/platform/jwt";
@@ -44,6 +45,10 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
     return { ...base, status: "failed", failure: { code: "runtime_error", message: "The deployment has no running process." }, result: { http_status: null, body_evidence: null }, log_evidence: null, usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null }, started_at: startedAt.toISOString(), finished_at: new Date().toISOString() };
   }
   const body = input.body_evidence ? await blobStore().get(input.body_evidence.sha256) : null;
+  // The body goes with the content type it was uploaded with.
+  const bodyType = input.body_evidence
+    ? (await db().workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId: session.workspaceId, sha256: input.body_evidence.sha256 } }, select: { contentType: true } }))?.contentType
+    : undefined;
   const query = input.query_evidence ? (await blobStore().get(input.query_evidence.sha256))?.toString("utf8").replace(/^\?/, "") ?? "" : "";
   const { token } = await signToken({
     audience: "runner", subject: executionId, jti: newId("tok"), ttlSeconds: Math.ceil(timeoutMs / 1000) + 60,
@@ -57,7 +62,7 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
     method: input.method, path: input.path + (query ? `?${query}` : ""), timeoutMs, maxBodyBytes: MAX_RESPONSE_BYTES, body,
     headers: {
       "capstan-runner-token": token, "capstan-invocation-id": inv.id, "capstan-execution-id": executionId,
-      ...(body ? { "content-length": String(body.length) } : {}),
+      ...(body ? { "content-length": String(body.length), ...(bodyType ? { "content-type": bodyType } : {}) } : {}),
     },
   });
   const durationMs = Math.round(performance.now() - t0);

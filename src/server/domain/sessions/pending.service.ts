@@ -1,4 +1,4 @@
-import type { PendingOperation, Prisma } from "@/generated/prisma/client";
+import type { Invocation, PendingOperation, Prisma } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
 import { AppError, notFound } from "@/server/platform/errors";
@@ -16,8 +16,9 @@ import type { TAdmission, TInvocation, TPendingOperation } from "./sessions.cont
  * consent given, so a later check can still deny it; an admitted invocation
  * runs at once. Denial makes it `denied` / `permission_denied`.
  */
-export function toPending(p: PendingOperation): TPendingOperation {
+export function toPending(p: PendingOperation, inv: Invocation | null): TPendingOperation {
   return {
+    invocation: inv ? toInvocation(inv) : null,
     id: p.id, workspace_id: p.workspaceId, kind: "invocation_consent", subject_id: p.subjectId, status: p.status as TPendingOperation["status"],
     reason: p.reason, requested_by: p.requestedBy, resolved_by: p.resolvedBy, resolved_at: p.resolvedAt ? iso(p.resolvedAt) : null,
     note: p.note, created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),
@@ -27,7 +28,9 @@ export function toPending(p: PendingOperation): TPendingOperation {
 export async function listPending(workspaceId: string, q: TListQuery & { status?: "pending" | "approved" | "denied" }): Promise<TPage<TPendingOperation>> {
   const args = keysetArgs(q);
   const rows = await db().pendingOperation.findMany({ ...args, where: { ...args.where, workspaceId, ...(q.status ? { status: q.status } : {}) } });
-  return toPage(rows, q, toPending);
+  const invs = await db().invocation.findMany({ where: { id: { in: rows.map((r) => r.subjectId) }, workspaceId } });
+  const byId = new Map(invs.map((i) => [i.id, i]));
+  return toPage(rows, q, (r) => toPending(r, byId.get(r.subjectId) ?? null));
 }
 
 export async function resolvePending(
@@ -59,5 +62,5 @@ export async function resolvePending(
     return { pending: await tx.pendingOperation.findUniqueOrThrow({ where: { id: pendingId } }), inv };
   });
   const after = status === "approved" ? await readmit(inv, caller.correlationId) : inv;
-  return { pending_operation: toPending(pending), invocation: toInvocation(after) };
+  return { pending_operation: toPending(pending, after), invocation: toInvocation(after) };
 }

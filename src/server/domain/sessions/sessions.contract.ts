@@ -136,6 +136,8 @@ export const ZPendingOperation = z
     resolved_by: z.string().nullable(),
     resolved_at: z.string().nullable(),
     note: z.string().nullable(),
+    /** The waiting invocation (its session, method, path and current admission). */
+    invocation: ZInvocation.nullable(),
     created_at: z.string(),
     updated_at: z.string(),
   })

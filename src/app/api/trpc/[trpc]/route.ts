@@ -1,6 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { getServerSession } from "next-auth";
-import { authOptions } from "@/server/auth/options";
+import { consolePrincipal } from "@/server/auth/console-principal";
 import { getDb } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
 import { createContextInner } from "@/server/trpc/context";
@@ -11,8 +10,7 @@ export const dynamic = "force-dynamic";
 /** The console's tRPC endpoint: the same procedures as /v1, authenticated by the session cookie. */
 async function handler(req: Request): Promise<Response> {
   await getDb();
-  const session = await getServerSession(authOptions());
-  const userId = (session?.user as { id?: string } | undefined)?.id;
+  const principal = await consolePrincipal();
   const correlationId = newId("evt");
   return fetchRequestHandler({
     endpoint: "/api/trpc",
@@ -21,7 +19,7 @@ async function handler(req: Request): Promise<Response> {
     createContext: () =>
       createContextInner({
         correlationId,
-        principal: userId ? { kind: "user", userId, via: { kind: "session" } } : null,
+        principal,
         transport: "trpc",
         request: { method: req.method, path: new URL(req.url).pathname },
       }),
