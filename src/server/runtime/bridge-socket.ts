@@ -10,7 +10,9 @@ import { logger } from "@/server/platform/logger";
  * credential: whoever can reach it is this deployment, so the app holds no
  * token that could leak or expire. Only the Bridge paths are served.
  */
-const servers = new Map<string, http.Server>();
+// On globalThis: Next.js bundles route handlers and instrumentation separately; one registry per process.
+const g = globalThis as unknown as { __capstanBridgeSockets?: Map<string, http.Server> };
+const servers = (g.__capstanBridgeSockets ??= new Map<string, http.Server>());
 
 export async function serveBridgeSocket(key: string, socketPath: string, handle: (req: Request) => Promise<Response>): Promise<void> {
   await closeBridgeSocket(key);

@@ -15,7 +15,9 @@ export type TSurfaceRoute = {
   socketPath: string | null;
 };
 
-const cache = new Map<string, { at: number; value: TSurfaceRoute | null }>();
+// On globalThis: a stop handled by the API's bundle must reach the surface route's cache at once.
+const g = globalThis as unknown as { __capstanSurfaceCache?: Map<string, { at: number; value: TSurfaceRoute | null }> };
+const cache = (g.__capstanSurfaceCache ??= new Map());
 
 export function cachedSurface(id: string): TSurfaceRoute | null | undefined {
   const hit = cache.get(id);
