@@ -6,6 +6,7 @@ import { blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { runner } from "@/server/runtime";
+import { isAlive } from "@/server/runtime/process-table";
 import { api, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import { aiCapability, bootBridgeApp, kvCapability } from "./support/bridge-fixtures";
 import { confirmedApp, deploy, HEALTH_EDIT, must } from "./support/deploy-fixtures";
@@ -149,6 +150,19 @@ describe("an admitted invocation", () => {
       delete process.env.CAPSTAN_INVOCATION_TIMEOUT_MS;
       resetEnvCache();
     }
+
+    // The app crashes (after answering); until the reconciler notices, the next request finds no process.
+    const app = await confirmedApp(owner, ws, {}, HEALTH_EDIT);
+    const doomed = await deploy(owner, ws, app.revisionId, { environment_type: "preview", slot: "crash" });
+    const crashSes = await openSession(owner, doomed.surface_id);
+    const crash = await invoke(owner, crashSes.id, { method: "GET", path: "/crash" });
+    expect(crash.json.execution).toMatchObject({ status: "completed", result: { http_status: 200 } });
+    const state = (await db().deployment.findUniqueOrThrow({ where: { id: doomed.id } })).runtime as { pid: number; start_time: string };
+    for (let i = 0; i < 100 && (await isAlive(state.pid, state.start_time)); i++) await new Promise((r) => setTimeout(r, 50));
+    const after = await invoke(owner, crashSes.id, { method: "GET", path: "/hello" });
+    expect(after.json.admission.outcome).toBe("admitted");
+    expect(after.json.execution).toMatchObject({ status: "failed", failure: { code: "runtime_error" }, result: { http_status: null, body_evidence: null } });
+    expect(after.json.execution.failure.message).toMatch(/could not be reached/);
   });
 });
 
