@@ -186,7 +186,7 @@ function CreateIdentityForm({ ws, onSecret }: { ws: string; onSecret: (s: TSecre
   const create = useMutation(
     trpc.serviceIdentities.create.mutationOptions({
       onSuccess: async (data) => {
-        onSecret({ title: `Service identity "${data.name}" created`, clientId: data.client_id, secret: data.client_secret });
+        onSecret({ title: `Service identity "${data.name}" created`, clientId: data.client_id, secret: data.client_secret! /* always present outside an idempotent replay */ });
         setName("");
         setFederate(false);
         setFed({ issuer: "", subject: "", audience: "" });
@@ -319,7 +319,7 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
     trpc.serviceIdentities.rotateSecret.mutationOptions({
       onSuccess: async (data) => {
         setConfirm(null);
-        onSecret({ title: `New client secret for "${data.name}"`, clientId: data.client_id, secret: data.client_secret });
+        onSecret({ title: `New client secret for "${data.name}"`, clientId: data.client_id, secret: data.client_secret! /* always present outside an idempotent replay */ });
         await invalidate();
       },
     }),

@@ -68,7 +68,7 @@ function CreateEndpointForm({ ws, onSecret }: { ws: string; onSecret: (title: st
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
       onSuccess: async (data) => {
-        onSecret(`Endpoint ${data.url} created`, data.secret);
+        onSecret(`Endpoint ${data.url} created`, data.secret! /* always present outside an idempotent replay */);
         setUrl("");
         setDescription("");
         setTypes([]);
@@ -256,7 +256,7 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
     trpc.webhooks.rotateSecret.mutationOptions({
       onSuccess: async (data) => {
         setConfirm(null);
-        onSecret(`New secret for ${data.url}`, data.secret);
+        onSecret(`New secret for ${data.url}`, data.secret! /* always present outside an idempotent replay */);
         await invalidate();
       },
     }),

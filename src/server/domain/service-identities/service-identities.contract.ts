@@ -191,7 +191,8 @@ export type TServiceIdentity = z.infer<typeof ZServiceIdentity>;
 export const ZServiceIdentityCreated = ZServiceIdentity.extend({
   client_secret: z
     .string()
-    .describe("cssec_ + 32 random bytes (base64url). Shown only in this response; use it with client_id at POST /v1/oauth/token."),
+    .optional()
+    .describe("cssec_ + 32 random bytes (base64url). Shown only in this response; use it with client_id at POST /v1/oauth/token. Absent when the request is an idempotent replay (Idempotent-Replayed: true): the secret is never stored in a replayable form."),
 }).meta({ id: "ServiceIdentityCreated" });
 export type TServiceIdentityCreated = z.infer<typeof ZServiceIdentityCreated>;
 

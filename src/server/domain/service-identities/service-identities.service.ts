@@ -9,7 +9,7 @@ import { emitEvent } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso, isoOrNull } from "@/server/platform/time";
 import {
-  CLIENT_SECRET_PREFIX, type TFederation, type TServiceIdentity, type TServiceIdentityCreated, type TServiceIdentityKind,
+  CLIENT_SECRET_PREFIX, type TFederation, type TServiceIdentity, type TServiceIdentityKind,
   type TServiceIdentityRequest,
 } from "./service-identities.contract";
 import { forgetBridgeIdentity } from "./token.service";
@@ -79,7 +79,7 @@ export async function createServiceIdentity(
   caller: TCaller,
   scope: TScope,
   input: TServiceIdentityRequest,
-): Promise<TServiceIdentityCreated> {
+): Promise<TServiceIdentity & { client_secret: string }> {
   if (input.product_id) {
     const product = await db().product.findUnique({ where: { id: input.product_id }, select: { workspaceId: true } });
     if (!product || product.workspaceId !== scope.workspaceId) {
@@ -145,7 +145,7 @@ export async function revokeServiceIdentity(caller: TCaller, scope: TScope, id: 
 }
 
 /** A new secret; the old one stops working at once (and so do bridge tokens obtained with it). Revoked: 409. */
-export async function rotateServiceIdentitySecret(caller: TCaller, scope: TScope, id: string): Promise<TServiceIdentityCreated> {
+export async function rotateServiceIdentitySecret(caller: TCaller, scope: TScope, id: string): Promise<TServiceIdentity & { client_secret: string }> {
   const secret = newClientSecret();
   const row = await db().$transaction(async (tx) => {
     await findOwned(scope, id, tx);

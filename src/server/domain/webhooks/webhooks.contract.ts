@@ -31,7 +31,7 @@ export const ZSubscription = z
 export type TSubscription = z.infer<typeof ZSubscription>;
 
 export const ZSubscriptionWithSecret = ZSubscription.extend({
-  secret: z.string().describe("Standard Webhooks signing secret (whsec_...). Shown only in this response."),
+  secret: z.string().optional().describe("Standard Webhooks signing secret (whsec_...). Shown only in this response; absent when the request is an idempotent replay (Idempotent-Replayed: true)."),
 }).meta({ id: "EventSubscriptionWithSecret" });
 
 export const ZSubscriptionList = zPage(ZSubscription).meta({ id: "EventSubscriptions" });
