@@ -256,7 +256,7 @@ describe("expiry", () => {
     expect(d.status).toBe("active");
     const state = await runtimeOf(d.id);
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && (await fireDueDeadlines()) === 0) await new Promise((r) => setTimeout(r, 100));
+    while (Date.now() < deadline && (await fireDueDeadlines()) === 0) await new Promise((r) => setTimeout(r, 50));
     expect(must(await get(`/deployments/${d.id}`), 200, "dep")).toMatchObject({ status: "superseded", reason_code: "expired" });
     expect(must(await get(`/surfaces/${d.surface_id}`), 200, "srf")).toMatchObject({ status: "expired", reason_code: "deployment_expired" });
     expect((await viaPath(d.surface_id, "/")).status).toBe(410);
