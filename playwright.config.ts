@@ -38,6 +38,8 @@ if (process.env.E2E_DATABASE_URL) {
 
 export default defineConfig({
   testDir: "e2e",
+  // Hosted apps started by the e2e server outlive it by design; none may outlive the run.
+  globalTeardown: "./e2e/support/global-teardown.ts",
   fullyParallel: false,
   workers: 1,
   retries: 0,
