@@ -9,6 +9,5 @@ const nextConfig = {
       { source: "/.well-known/openid-configuration", destination: "/api/well-known/openid-configuration" },
     ];
   },
-  typescript: { ignoreBuildErrors: true }, // `npm run typecheck` runs tsc on its own
 };
 export default nextConfig;
