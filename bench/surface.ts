@@ -98,14 +98,18 @@ git("init", "-q", "-b", "main"); git("add", "-A"); git("commit", "-q", "-m", "be
 const ws = (await rest("POST", "/v1/workspaces", { name: "bench" })).id;
 const intake = await rest("POST", `/v1/workspaces/${ws}/products`, { repo_url: `file://${repo}`, ref: "main", auth: { kind: "none" } });
 let freeze = { status: "pending", revision: { id: "" } };
+const freezeUntil = Date.now() + 120_000;
 while (freeze.status === "pending") {
+  if (Date.now() > freezeUntil) throw new Error("the source freeze did not finish within 120 s");
   await new Promise((r) => setTimeout(r, 200));
   freeze = await rest("GET", `/v1/workspaces/${ws}/source-freezes/${intake.source_freeze_id}`);
 }
 const rev = freeze.revision.id;
 await rest("POST", `/v1/workspaces/${ws}/products/${intake.product_id}/revisions/${rev}/descriptor:confirm`, { edits: { build_plan: { health: { path: "/health" } } } });
 let dep = await rest("POST", `/v1/workspaces/${ws}/revisions/${rev}/deployments`, { environment_type: "preview" });
+const deployUntil = Date.now() + 300_000;
 while (dep.status === "planned" || dep.status === "applying") {
+  if (Date.now() > deployUntil) throw new Error("the deployment did not finish within 300 s");
   await new Promise((r) => setTimeout(r, 200));
   dep = await rest("GET", `/v1/workspaces/${ws}/deployments/${dep.id}`);
 }

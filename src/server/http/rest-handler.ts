@@ -145,9 +145,10 @@ export async function handleRest(req: Request): Promise<Response> {
   const started = performance.now();
   const url = new URL(req.url);
   const upload = req.method === "POST" ? UPLOADS.exec(url.pathname) : null;
-  if (upload) return handleUpload(req, decodeURIComponent(upload[1]!));
+  // Ids are URL-safe: passed as they are, so a malformed escape is a 400 from the handler, not a throw here.
+  if (upload) return handleUpload(req, upload[1]!);
   const evidence = req.method === "GET" ? EVIDENCE.exec(url.pathname) : null;
-  if (evidence) return handleEvidenceDownload(req, decodeURIComponent(evidence[1]!), decodeURIComponent(evidence[2]!));
+  if (evidence) return handleEvidenceDownload(req, evidence[1]!, evidence[2]!);
   const instance = url.pathname;
   let correlationId = "";
   try {

@@ -13,6 +13,17 @@ import { pipeNode } from "@/server/runtime/surface-proxy";
 const PATH_ROUTE = /^\/s\/([^/?#]+)(\/[^?#]*)?(\?.*)?$/;
 
 export function serveSurfaceNode(req: IncomingMessage, res: ServerResponse): boolean {
+  try {
+    return route(req, res);
+  } catch {
+    // A request listener must never throw (it would take the process down): hostile input is a 400.
+    if (!res.headersSent) res.writeHead(400, { "content-type": "application/problem+json" });
+    res.end(JSON.stringify({ type: "https://capstan.dev/problems/bad_request", title: "Bad request", status: 400, code: "bad_request", detail: "The request line or Host header is malformed" }));
+    return true;
+  }
+}
+
+function route(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url ?? "/";
   const hostSrf = surfaceIdFromHost(req.headers.host ?? null);
   let srf: string;
@@ -23,13 +34,15 @@ export function serveSurfaceNode(req: IncomingMessage, res: ServerResponse): boo
   } else {
     const m = PATH_ROUTE.exec(url);
     if (!m) return false;
-    srf = decodeURIComponent(m[1]!);
+    // Ids are URL-safe: no decoding (a malformed escape is then just an unknown surface).
+    srf = m[1]!;
     upstream = (m[2] || "/") + (m[3] ?? "");
   }
   // A Request stand-in for the decision (headers only; the body stays on the Node stream).
   const headers = new Headers();
   if (req.headers.accept) headers.set("accept", String(req.headers.accept));
-  const probe = new Request(`http://${req.headers.host ?? "localhost"}${url.startsWith("/") ? url : "/"}`, { headers });
+  // The decision only needs the path and Accept; the Host header is the client's and may be anything.
+  const probe = new Request(`http://surface.capstan.internal/s/${encodeURIComponent(srf)}`, { headers });
   void decideSurface(probe, srf, Boolean(hostSrf))
     .then(async (decision) => {
       if ("refuse" in decision) return send(res, decision.refuse);

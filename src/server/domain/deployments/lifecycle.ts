@@ -104,7 +104,8 @@ export function deploymentBridge(dep: Pick<Deployment, "id" | "workspaceId" | "p
         instance: new URL(req.url).pathname, correlationId: newId("evt"),
       }));
     }
-    return handleBridge(req, decodeURIComponent(m[1]!), decodeURIComponent(m[2]!), {
+    // Capability and action names are URL-safe: an escaped one is simply unknown (404), never a throw.
+    return handleBridge(req, m[1]!, m[2]!, {
       principal: {
         principalId: dep.id, kind: "deployment",
         caller: {
