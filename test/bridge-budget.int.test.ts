@@ -10,6 +10,7 @@ import { api, makeUser, type TTestUser } from "./support/api";
 import { aiCapability, bootBridgeApp, bridge, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
 import { testDbMode } from "./support/db";
 import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
+import { checkedFetch } from "./support/openapi-responses";
 
 /**
  * Budget reservations under contention (design: "Budgets are reserved before
@@ -148,7 +149,7 @@ describe.skipIf(testDbMode() !== "postgres")("ai_tokens budget across two server
     const s = await aiWorkspace();
     // Both processes serve the Bridge with this token.
     for (const srv of servers) {
-      const res = await fetch(`http://127.0.0.1:${srv.port}/v1/capabilities/ai.generate/generate`, {
+      const res = await checkedFetch(`http://127.0.0.1:${srv.port}/v1/capabilities/ai.generate/generate`, {
         method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
       });
       expect(res.status, srv.output.join("")).toBe(401);
@@ -159,7 +160,7 @@ describe.skipIf(testDbMode() !== "postgres")("ai_tokens budget across two server
     const calls = await Promise.all(
       servers.flatMap((srv) =>
         Array.from({ length: 100 }, async () => {
-          const res = await fetch(`http://127.0.0.1:${srv.port}/v1/capabilities/ai.generate/generate`, {
+          const res = await checkedFetch(`http://127.0.0.1:${srv.port}/v1/capabilities/ai.generate/generate`, {
             method: "POST",
             headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" },
             body: JSON.stringify(body),

@@ -4,6 +4,7 @@ import { db } from "@/server/platform/db/client";
 import { bootApp, makeUser, type TTestUser } from "./support/api";
 import { expectShape, idRegex, Problem } from "./support/spec-schemas";
 import { startServer, stopServer, type TServer } from "./support/spawn-server";
+import { checkedFetch } from "./support/openapi-responses";
 
 /**
  * Idempotency-Key across server processes (design: "the claim is a database
@@ -19,7 +20,7 @@ let user: TTestUser;
 type THttp = { status: number; headers: Headers; json: any; text: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function post(port: number, key: string, body: unknown): Promise<THttp> {
-  const res = await fetch(`http://127.0.0.1:${port}/v1/workspaces`, {
+  const res = await checkedFetch(`http://127.0.0.1:${port}/v1/workspaces`, {
     method: "POST",
     headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json", "idempotency-key": key },
     body: JSON.stringify(body),
@@ -48,9 +49,9 @@ afterAll(async () => {
 describe("Idempotency-Key across two server processes", () => {
   it("both processes serve the same authenticated API", async () => {
     for (const s of servers) {
-      const res = await fetch(`http://127.0.0.1:${s.port}/v1/workspaces`, { headers: { authorization: `Bearer ${user.token}` } });
+      const res = await checkedFetch(`http://127.0.0.1:${s.port}/v1/workspaces`, { headers: { authorization: `Bearer ${user.token}` } });
       expect(res.status, s.output.join("")).toBe(200);
-      const unauth = await fetch(`http://127.0.0.1:${s.port}/v1/workspaces`);
+      const unauth = await checkedFetch(`http://127.0.0.1:${s.port}/v1/workspaces`);
       expect(unauth.status).toBe(401);
       expect(unauth.headers.get("www-authenticate")).toMatch(/^Bearer realm="capstan"/);
     }

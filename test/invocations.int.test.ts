@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetSessionRateLimits } from "@/server/domain/sessions/admission";
-import { handleEvidenceDownload } from "@/server/http/evidence-handler";
-import { handleUpload } from "@/server/http/uploads-handler";
+import { handleEvidenceDownload, handleUpload } from "./support/handlers";
 import { blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { authenticateBridgeToken, resetTokenCaches } from "@/server/domain/service-identities/token.service";
-import { handleOAuthToken } from "@/server/http/oauth-token-handler";
+import { handleOAuthToken } from "./support/handlers";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";

@@ -18,7 +18,7 @@ describe("OpenAPI document", () => {
     const paths = Object.keys(doc.paths);
     expect(paths).toContain("/healthz");
     expect(paths).toContain("/readyz");
-    for (const p of paths.filter((p) => !["/healthz", "/readyz"].includes(p))) expect(p.startsWith("/v1/")).toBe(true);
+    for (const p of paths.filter((p) => !["/healthz", "/readyz"].includes(p) && !p.startsWith("/.well-known/"))) expect(p.startsWith("/v1/")).toBe(true);
   });
 
   it("uses real success statuses and problem+json errors", () => {

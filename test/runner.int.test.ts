@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { validateEventData } from "@/server/domain/events/event-schemas";
-import { handleRunnerInvocation } from "@/server/bridge/runner-handler";
+import { handleRunnerInvocation } from "./support/handlers";
 import { db } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
 import { signToken } from "@/server/platform/jwt";

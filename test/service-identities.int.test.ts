@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { authenticateBridgeToken } from "@/server/domain/service-identities/token.service";
 import { issueTokenForEmail } from "@/server/domain/identity/tokens.service";
-import { handleOAuthToken } from "@/server/http/oauth-token-handler";
+import { handleOAuthToken } from "./support/handlers";
 import { db } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
 import { api, bootApp, makeUser, makeWorkspace, type TTestUser, type TTestWorkspace } from "./support/api";

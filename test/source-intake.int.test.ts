@@ -5,7 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { validateEventData } from "@/server/domain/events/event-schemas";
 import { processPendingFreezes } from "@/server/domain/source/freeze.service";
-import { handleUpload } from "@/server/http/uploads-handler";
+import { handleUpload } from "./support/handlers";
 import { blobStore } from "@/server/platform/blob-store";
 import { canonicalJson } from "@/server/platform/canonical-json";
 import { sha256Hex } from "@/server/platform/crypto";

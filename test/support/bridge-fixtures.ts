@@ -2,10 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { handleBridge } from "@/server/bridge/handler";
 import { processPendingFreezes } from "@/server/domain/source/freeze.service";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
-import { handleOAuthToken } from "@/server/http/oauth-token-handler";
+import { handleBridge, handleOAuthToken } from "./handlers";
 import { resetEnvCache } from "@/server/platform/env";
 import { api, BASE_URL, bootApp, makeUser, makeWorkspace, type TApiResult, type TTestUser } from "./api";
 

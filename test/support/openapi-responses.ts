@@ -1,61 +1,40 @@
-import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { appendFileSync } from "node:fs";
 import { openApiJson } from "@/server/http/openapi";
+import { createResponseValidator, type TObservedResponse, type TResponseValidator } from "./openapi-validator";
 
 /**
- * Every response a test receives through the HTTP layer is checked against
- * the published document (/v1/openapi.json): the operation must exist, the
- * status must be listed, and a JSON body must match the listed schema.
- * Schemas are compiled once per process (per test file).
+ * Every response an integration test receives through the HTTP layer (api(),
+ * the checked handlers of ./handlers.ts, checkedFetch) is checked against the
+ * published document (/v1/openapi.json, built in-process): see
+ * ./openapi-validator.ts for what is checked. A mismatch throws in the test
+ * that caused it; CAPSTAN_OPENAPI_REPORT=<file> collects mismatches instead.
+ * Schemas compile once per process (per test file).
  */
-type TOperation = { template: string; re: RegExp; params: number; method: string; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
-
-let state: { ops: TOperation[]; ajv: Ajv2020; compiled: Map<string, ValidateFunction> } | null = null;
-
-function load() {
-  if (state) return state;
-  const doc = JSON.parse(openApiJson()) as { paths: Record<string, Record<string, { responses?: TOperation["responses"] }>> };
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-  ajv.addSchema(doc, "openapi");
-  const ops: TOperation[] = [];
-  for (const [template, item] of Object.entries(doc.paths)) {
-    const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
-    for (const [method, op] of Object.entries(item)) {
-      if (!op || typeof op !== "object" || !op.responses) continue;
-      ops.push({ template, re: new RegExp(`^${pattern}$`), params: (template.match(/\{/g) ?? []).length, method: method.toUpperCase(), responses: op.responses });
-    }
-  }
-  // Literal segments win over parameters (`/deployments/{dep}:stop` before `/deployments/{dep}`).
-  ops.sort((a, b) => a.params - b.params || b.template.length - a.template.length);
-  state = { ops, ajv, compiled: new Map() };
-  return state;
-}
-
-const escapePointer = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+let validator: TResponseValidator | null = null;
+const load = () => (validator ??= createResponseValidator(JSON.parse(openApiJson())));
 
 /** The mismatch, in words, or null when the response is what the document says. */
-export function responseMismatch(method: string, path: string, status: number, contentType: string | null, body: unknown): string | null {
-  const { ops, ajv, compiled } = load();
-  const pathname = path.split("?")[0]!;
-  const op = ops.find((o) => o.method === method.toUpperCase() && o.re.test(pathname));
-  // An unknown route is not an operation: its answer is a 404 problem, which is all a client may rely on.
-  if (!op) return status === 404 && (contentType ?? "").startsWith("application/problem+json") ? null : `${method} ${pathname}: no such operation in /v1/openapi.json`;
-  const declared = op.responses[String(status)] ?? op.responses.default;
-  if (!declared) return `${method} ${op.template}: status ${status} is not listed (listed: ${Object.keys(op.responses).join(", ")})`;
-  if (!declared.content || body === undefined) return null;
-  const media = (contentType ?? "").split(";")[0]!.trim();
-  const entry = declared.content[media];
-  if (!entry) return `${method} ${op.template} ${status}: media type ${media || "(none)"} is not listed (listed: ${Object.keys(declared.content).join(", ")})`;
-  if (!entry.schema) return null;
-  const key = `openapi#/paths/${escapePointer(op.template)}/${op.method.toLowerCase()}/responses/${status in op.responses ? status : "default"}/content/${escapePointer(media)}/schema`;
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.getSchema(key);
-    if (!validate) return `${method} ${op.template} ${status}: schema ${key} does not compile`;
-    compiled.set(key, validate);
-  }
-  if (validate(body)) return null;
-  const e = validate.errors?.[0];
-  return `${method} ${op.template} ${status}: body does not match the document at ${e?.instancePath || "/"}: ${e?.message} ${e?.params ? JSON.stringify(e.params) : ""}`;
+export function responseMismatch(r: TObservedResponse): string | null {
+  return load().mismatch(r);
+}
+
+/** Throws (or, with CAPSTAN_OPENAPI_REPORT, records) when the response is not what the document says. */
+export function assertDocumented(r: TObservedResponse): void {
+  const mismatch = responseMismatch(r);
+  if (!mismatch) return;
+  if (process.env.CAPSTAN_OPENAPI_REPORT) appendFileSync(process.env.CAPSTAN_OPENAPI_REPORT, mismatch + "\n");
+  else throw new Error(`The response is not what /v1/openapi.json documents: ${mismatch}`);
+}
+
+/** Checks a Response (read from a clone: the caller can still read it) and returns it. */
+export async function checked(method: string, url: string, res: Response): Promise<Response> {
+  const text = await res.clone().text();
+  assertDocumented({ method, path: url, status: res.status, headers: res.headers, text });
+  return res;
+}
+
+/** fetch, with the response checked against the document (for tests that talk to a spawned server). */
+export async function checkedFetch(input: string | URL, init?: RequestInit): Promise<Response> {
+  const res = await fetch(input, init);
+  return checked(init?.method ?? "GET", String(input), res);
 }

@@ -56,10 +56,11 @@ export function rawOpenApiPaths(): Record<string, unknown> {
       post: {
         summary: "Upload raw bytes (an invocation body, a query string); answers an evidence reference",
         tags: ["Sessions and invocations"], security: [{ bearerAuth: [] }], parameters: [ws],
-        requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+        requestBody: { required: true, content: { "*/*": { schema: { type: "string", format: "binary" } } } },
         responses: {
           "201": { description: "Upload", content: { "application/json": { schema: { ...evidence, required: ["id", "workspace_id", "uri", "sha256", "size_bytes", "content_type", "created_at"], properties: { ...evidence.properties, id: { type: "string" }, workspace_id: { type: "string" }, content_type: { type: "string" }, created_at: { type: "string" } } } } } },
-          "400": problem("Bad request"), "401": problem("Unauthenticated"), "403": problem("Forbidden"), "413": problem("Too large"), "422": problem("Empty body"),
+          "400": problem("Bad request"), "401": problem("Unauthenticated"), "403": problem("Forbidden"), "404": problem("Not found"), "413": problem("Too large"), "422": problem("Empty body"),
+          "500": problem("Internal error"), "503": problem("Service unavailable"),
         },
       },
     },
@@ -69,8 +70,9 @@ export function rawOpenApiPaths(): Record<string, unknown> {
         tags: ["Sessions and invocations"], security: [{ bearerAuth: [] }],
         parameters: [ws, { name: "sha256", in: "path", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}$" } }],
         responses: {
-          "200": { description: "The bytes", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+          "200": { description: "The bytes, with the content type they were stored with", headers: { "X-Content-Type-Options": { schema: { type: "string", const: "nosniff" } } }, content: { "*/*": { schema: { type: "string", format: "binary" } } } },
           "400": problem("Bad request"), "401": problem("Unauthenticated"), "403": problem("Forbidden"), "404": problem("Not found"),
+          "500": problem("Internal error"), "503": problem("Service unavailable"),
         },
       },
     },

@@ -161,7 +161,7 @@ export function oauthTokenOpenApiPaths(): Record<string, unknown> {
           type: "object",
           required: ["error", "error_description"],
           properties: {
-            error: { type: "string", enum: ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_target"] },
+            error: { type: "string", enum: ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_target", "server_error"] },
             error_description: str("Names the check that failed"),
           },
         },
@@ -230,6 +230,7 @@ export function oauthTokenOpenApiPaths(): Record<string, unknown> {
               "WWW-Authenticate": { schema: { type: "string" }, description: `${BASIC_CHALLENGE} when HTTP Basic was used` },
             },
           },
+          "500": error("server_error (quote the correlation id of the description)"),
         },
       },
     },

@@ -126,7 +126,7 @@ export function buildOpenApiDocument(baseUrl: string): TJson {
   doc.paths["/healthz"] = health("ok", "Liveness: the process is up");
   doc.paths["/readyz"] = health("ready", "Readiness: the database answers");
   for (const extra of extraPaths) Object.assign(doc.paths, extra());
-  return doc;
+  return normalizeDocument(doc);
 }
 
 /** Routes outside tRPC (the Bridge, well-known) register their documentation here. */
@@ -148,3 +148,5 @@ registerOpenApiPaths(oauthTokenOpenApiPaths);
 registerOpenApiPaths(bridgeOpenApiPaths);
 import { rawOpenApiPaths } from "./evidence-handler";
 registerOpenApiPaths(rawOpenApiPaths);
+import { discoveryOpenApiPaths, normalizeDocument } from "./openapi-normalize";
+registerOpenApiPaths(discoveryOpenApiPaths);

@@ -1,0 +1,36 @@
+import { handleBridge as rawBridge } from "@/server/bridge/handler";
+import { handleRunnerInvocation as rawRunner } from "@/server/bridge/runner-handler";
+import { handleEvidenceDownload as rawEvidence } from "@/server/http/evidence-handler";
+import { handleOAuthToken as rawOAuthToken } from "@/server/http/oauth-token-handler";
+import { handleRest as rawRest } from "@/server/http/rest-handler";
+import { handleUpload as rawUpload } from "@/server/http/uploads-handler";
+import { checked } from "./openapi-responses";
+
+/**
+ * The app's framework-free HTTP handlers, each answer checked against
+ * /v1/openapi.json (./openapi-responses.ts). Tests import handlers from here,
+ * never from src (eslint forbids it), so every response a test sees through
+ * the HTTP layer is validated. Same signatures as the originals.
+ */
+export const handleBridge: typeof rawBridge = async (req, ...rest) => checked(req.method, req.url, await rawBridge(req, ...rest));
+export const handleRunnerInvocation: typeof rawRunner = async (req, ...rest) => checked(req.method, req.url, await rawRunner(req, ...rest));
+export const handleEvidenceDownload: typeof rawEvidence = async (req, ...rest) => checked(req.method, req.url, await rawEvidence(req, ...rest));
+export const handleOAuthToken: typeof rawOAuthToken = async (req, ...rest) => checked(req.method, req.url, await rawOAuthToken(req, ...rest));
+export const handleUpload: typeof rawUpload = async (req, ...rest) => checked(req.method, req.url, await rawUpload(req, ...rest));
+export const handleRest: typeof rawRest = async (req) => checked(req.method, req.url, await rawRest(req));
+
+const BRIDGE_PATH = /^\/v1\/capabilities\/([^/?#]+)\/([^/?#]+)$/;
+
+/** Routes a Request as the Next.js app does (Bridge, token endpoint, runner, everything else under /v1), checked. */
+export function route(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const bridge = BRIDGE_PATH.exec(pathname);
+  if (bridge && request.method === "POST") return handleBridge(request, bridge[1]!, bridge[2]!);
+  if (pathname === "/v1/oauth/token" && request.method === "POST") return handleOAuthToken(request);
+  if (pathname === "/v1/runner/capability-invocations" && request.method === "POST") return handleRunnerInvocation(request);
+  return handleRest(request);
+}
+
+/** A fetch that answers in-process through route(): for clients (the generated one) under test. */
+export const inProcessFetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+  route(input instanceof Request && !init ? input : new Request(input, init));
