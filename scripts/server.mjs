@@ -1,6 +1,6 @@
 // The production server behind `npm start`: Next.js through its programmatic
 // API (a custom server, in one process), with one fast path in front of it:
-// surface traffic (Host srf-<id>.<surface domain>, or /s/<srf>/...) goes to
+// surface traffic (Host srf-<id>.<surface domain>, a verified custom domain, or /s/<srf>/...) goes to
 // the handler the app registers at boot (globalThis.__capstanSurfaceNode,
 // src/server/http/surface-node.ts) on Node's own request and response, without
 // Next.js routing. Everything else, and every request before boot finished,
@@ -17,7 +17,8 @@ await app.prepare();
 
 const server = http.createServer((req, res) => {
   const fast = globalThis.__capstanSurfaceNode;
-  if (fast && fast(req, res)) return;
+  // The fallback lets it look a custom domain's Host up and hand the request back when it is not one.
+  if (fast && fast(req, res, () => void handle(req, res))) return;
   void handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

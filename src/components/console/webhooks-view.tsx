@@ -51,6 +51,7 @@ const EVENT_LABEL: Record<TEventType, string> = {
   "access.changed": "Access qualified or revoked",
   "session.changed": "Session opened or closed",
   "invocation.changed": "Invocation admitted, denied, pending or executed",
+  "domain.changed": "Custom domain added, verified, failed or deleted",
 };
 const EVENT_TYPES = Object.keys(EVENT_LABEL) as TEventType[];
 const ALL = "*";

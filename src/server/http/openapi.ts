@@ -96,6 +96,7 @@ export function buildOpenApiDocument(baseUrl: string): TJson {
       if (status === 204) responses["204"] = { description: "No content" };
       else responses[String(status)] = { ...ok, description: ok?.description ?? "Success" };
       for (const s of ERROR_STATUSES) responses[String(s)] = errorResponse(s);
+      for (const s of meta?.extraErrorStatuses ?? []) responses[String(s)] = errorResponse(s);
       // A JSON body can be too large (413) or not JSON at all (415): the REST boundary says so before the schema.
       if (op.requestBody) for (const s of [413, 415]) responses[String(s)] = errorResponse(s);
       op.responses = responses;

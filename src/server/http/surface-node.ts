@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { decideSurface, proxyFailure, surfaceIdFromHost } from "@/server/domain/deployments/surfaces.service";
+import { decideSurface, proxyFailure, refusal, surfaceIdFromHost } from "@/server/domain/deployments/surfaces.service";
+import { cachedHostRoute, hostOf, resolveHostRoute, type THostRoute } from "@/server/domain/domains/domain-routes";
+import { env } from "@/server/platform/env";
 import { pipeNode } from "@/server/runtime/surface-proxy";
 
 /**
@@ -9,12 +11,18 @@ import { pipeNode } from "@/server/runtime/surface-proxy";
  * false and goes to Next.js. Same decisions, headers and limits as the
  * route handler (app/s/[srf]), which remains the path under `next dev` and
  * `next start`.
+ *
+ * A Host that is a verified custom domain goes to its product's active
+ * surface in the domain's environment (docs/decisions.md "Custom domains").
+ * An unknown Host needs a (cached) lookup first: with `fallback` (the custom
+ * server passes Next.js's handler) it is looked up and then served or handed
+ * to Next.js; without one only what the cache already knows is served.
  */
 const PATH_ROUTE = /^\/s\/([^/?#]+)(\/[^?#]*)?(\?.*)?$/;
 
-export function serveSurfaceNode(req: IncomingMessage, res: ServerResponse): boolean {
+export function serveSurfaceNode(req: IncomingMessage, res: ServerResponse, fallback?: () => void): boolean {
   try {
-    return route(req, res);
+    return route(req, res, fallback);
   } catch {
     // A request listener must never throw (it would take the process down): hostile input is a 400.
     if (!res.headersSent) res.writeHead(400, { "content-type": "application/problem+json" });
@@ -23,7 +31,7 @@ export function serveSurfaceNode(req: IncomingMessage, res: ServerResponse): boo
   }
 }
 
-function route(req: IncomingMessage, res: ServerResponse): boolean {
+function route(req: IncomingMessage, res: ServerResponse, fallback?: () => void): boolean {
   const url = req.url ?? "/";
   const hostSrf = surfaceIdFromHost(req.headers.host ?? null);
   let srf: string;
@@ -32,6 +40,17 @@ function route(req: IncomingMessage, res: ServerResponse): boolean {
     srf = hostSrf;
     upstream = url;
   } else {
+    const custom = customHost(req.headers.host);
+    if (custom) {
+      const known = cachedHostRoute(custom);
+      if (known) return serveCustom(req, res, known);
+      if (known === undefined && fallback) {
+        void resolveHostRoute(custom)
+          .then((r) => (r ? serveCustom(req, res, r) : fallback()))
+          .catch(() => fallback());
+        return true;
+      }
+    }
     const m = PATH_ROUTE.exec(url);
     if (!m) return false;
     // Ids are URL-safe: no decoding (a malformed escape is then just an unknown surface).
@@ -47,6 +66,36 @@ function route(req: IncomingMessage, res: ServerResponse): boolean {
     .then(async (decision) => {
       if ("refuse" in decision) return send(res, decision.refuse);
       pipeNode(req, res, upstream, decision.target, decision.limits, (err) => void send(res, proxyFailure(probe, err)));
+    })
+    .catch(() => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/problem+json" });
+      res.end(JSON.stringify({ type: "https://capstan.dev/problems/internal", title: "Internal error", status: 500, code: "internal" }));
+    });
+  return true;
+}
+
+let publicHost: string | undefined;
+
+/** The Host as a possible custom domain: not Capstan's own host, not an IP, not a single label. */
+function customHost(header: string | undefined): string | null {
+  const host = hostOf(header);
+  if (!host) return null;
+  publicHost ??= new URL(env().CAPSTAN_PUBLIC_URL).hostname.toLowerCase();
+  return host === publicHost ? null : host;
+}
+
+function serveCustom(req: IncomingMessage, res: ServerResponse, r: NonNullable<THostRoute>): true {
+  const headers = new Headers();
+  if (req.headers.accept) headers.set("accept", String(req.headers.accept));
+  const probe = new Request(`http://domain.capstan.internal${(req.url ?? "/").startsWith("/") ? "" : "/"}`, { headers });
+  if (r.kind === "no_surface") {
+    void send(res, refusal(probe, 503, "Nothing is deployed here yet", `This domain serves the ${r.environmentType} environment of its product, which has no active deployment.`, "domain_no_active_deployment"));
+    return true;
+  }
+  void decideSurface(probe, r.surfaceId, true)
+    .then((decision) => {
+      if ("refuse" in decision) return send(res, decision.refuse);
+      pipeNode(req, res, req.url ?? "/", decision.target, decision.limits, (err) => void send(res, proxyFailure(probe, err)));
     })
     .catch(() => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/problem+json" });

@@ -64,6 +64,15 @@ const ZEnv = z.object({
   CAPSTAN_SURFACE_TTL_PRODUCTION_SECONDS: z.coerce.number().int().min(1).default(365 * 86_400),
   CAPSTAN_SURFACE_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).default(10 * 1024 * 1024),
   CAPSTAN_SURFACE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Custom domains: DNS verification and routing records. */
+  CAPSTAN_DNS_SERVERS: z.string().regex(/^[0-9a-fA-F.:\[\], ]*$/, "comma-separated IP[:port] list").default(""),
+  CAPSTAN_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3_000),
+  CAPSTAN_DOMAIN_CNAME_TARGET: z.string().regex(/^[a-z0-9.-]+$/).optional(),
+  CAPSTAN_DOMAIN_APEX_ADDRESSES: z.string().regex(/^[0-9a-fA-F.:, ]*$/, "comma-separated IP addresses").default(""),
+  CAPSTAN_DOMAIN_VERIFY_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(10),
+  CAPSTAN_DOMAIN_VERIFY_PER_HOSTNAME_HOUR: z.coerce.number().int().min(1).default(12),
+  CAPSTAN_DOMAIN_VERIFY_PER_WORKSPACE_HOUR: z.coerce.number().int().min(1).default(60),
+  CAPSTAN_DOMAIN_RECHECK_SECONDS: z.coerce.number().int().min(1).default(3_600),
   /** Sessions and invocations. */
   CAPSTAN_SESSION_RATE_PER_SEC: z.coerce.number().positive().default(20),
   CAPSTAN_SESSION_BURST: z.coerce.number().int().min(1).default(40),

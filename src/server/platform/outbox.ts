@@ -30,6 +30,7 @@ export const EVENT_TYPES = {
   "access.changed": "1.0.0",
   "session.changed": "1.0.0",
   "invocation.changed": "1.0.0",
+  "domain.changed": "1.0.0",
 } as const;
 export type TEventType = keyof typeof EVENT_TYPES;
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as TEventType[];

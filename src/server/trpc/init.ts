@@ -7,6 +7,8 @@ import type { TContext } from "./context";
 export type TMeta = OpenApiMeta<{
   /** Success status on REST (default 200). 204 procedures output z.void(). */
   successStatus?: 200 | 201 | 202 | 204;
+  /** Error statuses beyond the shared set this operation can answer (e.g. 429 on domain verify). */
+  extraErrorStatuses?: readonly number[];
 }>;
 
 /**

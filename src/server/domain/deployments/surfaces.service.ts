@@ -91,7 +91,7 @@ async function resolveRoute(id: string): Promise<TSurfaceRoute | null> {
   return value;
 }
 
-function refusal(req: Request, status: 404 | 410 | 503 | 413 | 502 | 504, title: string, detail: string, reason: string): Response {
+export function refusal(req: Request, status: 404 | 410 | 503 | 413 | 502 | 504, title: string, detail: string, reason: string): Response {
   if ((req.headers.get("accept") ?? "").includes("text/html")) {
     const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status} ${esc(title)}</title>`
