@@ -7,6 +7,7 @@ const nextConfig = {
     return [
       { source: "/.well-known/jwks.json", destination: "/api/well-known/jwks" },
       { source: "/.well-known/openid-configuration", destination: "/api/well-known/openid-configuration" },
+      { source: "/.well-known/oauth-authorization-server", destination: "/api/well-known/oauth-authorization-server" },
     ];
   },
 };

@@ -30,6 +30,7 @@ const Identity = z.strictObject({
   client_id: zSpecId("svc"),
   status: z.enum(["active", "revoked"]),
   secret_rotated_at: zTimestamp.nullable(),
+  previous_secret_expires_at: zTimestamp.nullable(),
   revoked_at: zTimestamp.nullable(),
   last_token_at: zTimestamp.nullable(),
   created_at: zTimestamp,

@@ -161,6 +161,8 @@ const Subscription = z.strictObject({
   event_types: z.array(z.string()).min(1),
   status: z.enum(["active", "disabled"]),
   disabled_reason: z.string().nullable(),
+  secret_rotated_at: zTimestamp.nullable(),
+  previous_secret_expires_at: zTimestamp.nullable(),
   created_at: zTimestamp,
   updated_at: zTimestamp,
 });
@@ -682,11 +684,12 @@ describe("webhook delivery", () => {
     expect(await db().webhookDelivery.count({ where: { eventId: before.id } })).toBe(0);
   });
 
-  it("a receiver with the wrong secret rejects (401): after a rotation only the new secret verifies", async () => {
+  it("a receiver with the wrong secret rejects (401): after a rotation without overlap only the new secret verifies", async () => {
     const w = await makeWorkspace(owner.token, "signature check");
     const receiver = await startReceiver();
     const sub = await subscribe(w.id, receiver, ["budget.changed"]);
-    const rotated = await api("POST", `${subsPath(w.id)}/${sub.id}:rotate-secret`, { token: owner.token });
+    // Overlap 0: the old secret stops signing at once (test/rotation.int.test.ts covers the default overlap).
+    const rotated = await api("POST", `${subsPath(w.id)}/${sub.id}:rotate-secret`, { token: owner.token, body: { previous_secret_expires_in: 0 } });
     expect(rotated.status, rotated.text).toBe(200);
     const newSecret = rotated.json.secret as string;
 

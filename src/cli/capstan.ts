@@ -2,7 +2,9 @@ import { parseArgs } from "node:util";
 import { closeDb, getDb } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { callOperatorSocket } from "@/server/platform/operator-socket";
-import { ensureSigningKey, reencryptSigningKeys, rotateSigningKey } from "@/server/platform/jwt";
+import { ensureSigningKey, reencryptSigningKeys } from "@/server/platform/jwt";
+import { newId } from "@/server/platform/ids";
+import { listSigningKeys, rotateSigningKey, rotationTimings } from "@/server/platform/signing-keys";
 import { reencryptWebhookSecrets } from "@/server/domain/webhooks/subscriptions.service";
 import { issueTokenForEmail, parseTtl } from "@/server/domain/identity/tokens.service";
 import { reencryptCredentials } from "@/server/domain/credentials/credentials.service";
@@ -12,7 +14,11 @@ const USAGE = `capstan <command>
 
   token --email <email> [--ttl 1h] [--name cli]   print a control-audience API token for an existing user
   migrate                                          apply pending database migrations
-  rotate-signing-key                               add a new ES256 signing key (old keys keep verifying)
+  rotate-signing-key                               publish a new ES256 signing key; it signs once every JWKS cache
+                                                   has it, and the old key stays published until its tokens expire
+  rotate-signing-key --emergency [--reason <text>] a compromised key: the new key signs at once and every other key
+                                                   is removed at once (every token they signed stops working)
+  signing-keys                                     list the keys with their state and when it changes
   reencrypt-secrets                                re-seal credential secrets, webhook secrets and signing keys
                                                    under the current CAPSTAN_MASTER_KEY (alias: reencrypt-credentials)
                                                    (old keys in CAPSTAN_PREVIOUS_MASTER_KEYS; stop an embedded server first)
@@ -44,10 +50,39 @@ async function main(argv: string[]): Promise<number> {
       await getDb(); // opening the database migrates it (CAPSTAN_MIGRATE_ON_START defaults to on)
       process.stderr.write("migrations applied\n");
       return 0;
-    case "rotate-signing-key":
+    case "rotate-signing-key": {
+      const { values } = parseArgs({ args: rest, options: { emergency: { type: "boolean", default: false }, reason: { type: "string" } } });
       await getDb();
-      process.stdout.write(`new signing key ${await rotateSigningKey()}\n`);
+      const r = await rotateSigningKey({ emergency: values.emergency, reason: values.reason, correlationId: newId("evt"), actor: { kind: "system", id: null } });
+      if (values.emergency) {
+        process.stdout.write(
+          `new signing key ${r.kid}: active now (emergency)\n` +
+          `removed from the JWKS now: ${r.retired.join(", ") || "none"}\n` +
+          "what this breaks: every token those keys signed fails verification now (at once in this database's servers within\n" +
+          `${rotationTimings().cacheMs} ms): personal API tokens (users mint new ones), bridge tokens (apps fetch new ones with their\n` +
+          "client credentials), runner tokens of executions in flight; verifiers that cached the old JWKS keep accepting the\n" +
+          `old keys until their cache expires (at most max-age=${rotationTimings().jwksMaxAgeSeconds} s) and fetch the new key on its first unknown kid\n`,
+        );
+      } else {
+        process.stdout.write(
+          `new signing key ${r.kid}: next (published, not signing) until ${r.activates_at}, then active\n` +
+          (r.previous ? `${r.previous} signs until then, then stays published until the last token it signed expires (see \`capstan signing-keys\`)\n` : ""),
+        );
+      }
       return 0;
+    }
+    case "signing-keys": {
+      await getDb();
+      for (const k of await listSigningKeys()) {
+        const when =
+          k.state === "next" ? `activates ${k.activates_at}` :
+          k.state === "retiring" ? `retires ${k.retires_at}` :
+          k.state === "retired" ? `retired ${k.retired_at ?? k.retires_at}${k.retired_reason ? ` (${k.retired_reason})` : ""}` :
+          k.retires_at ? `retires ${k.retires_at}` : "signing";
+        process.stdout.write(`${k.kid}  ${k.state.padEnd(8)}  ${when}\n`);
+      }
+      return 0;
+    }
     case "reencrypt-secrets":
     case "reencrypt-credentials": {
       await getDb();

@@ -3,8 +3,9 @@
  * need several server processes on one database (idempotency, budget
  * reservations across processes).
  * Routes as the Next.js app does: POST /v1/capabilities/{capability}/{action}
- * to handleBridge, POST /v1/oauth/token to handleOAuthToken, everything else
- * under /v1 to the REST boundary. Run with
+ * to handleBridge, POST /v1/oauth/token to handleOAuthToken, the three
+ * /.well-known documents to their handlers, everything else under /v1 to the
+ * REST boundary. Run with
  * `node --import tsx test/support/app-server.ts`; configuration comes
  * from the environment exactly as for the app (DATABASE_URL,
  * CAPSTAN_MASTER_KEY, CAPSTAN_DATA_DIR, CAPSTAN_PUBLIC_URL, ...); PORT picks
@@ -16,6 +17,7 @@ import { Readable } from "node:stream";
 import { handleBridge } from "@/server/bridge/handler";
 import { handleOAuthToken } from "@/server/http/oauth-token-handler";
 import { handleRest } from "@/server/http/rest-handler";
+import { handleJwks, handleOAuthAuthorizationServer, handleOpenIdConfiguration } from "@/server/http/well-known";
 import { closeDb } from "@/server/platform/db/client";
 import { bootApp } from "./api";
 
@@ -58,6 +60,9 @@ function route(request: Request): Promise<Response> {
     return handleBridge(request, decodeURIComponent(bridge[1]!), decodeURIComponent(bridge[2]!));
   }
   if (pathname === "/v1/oauth/token" && request.method === "POST") return handleOAuthToken(request);
+  if (pathname === "/.well-known/jwks.json") return handleJwks();
+  if (pathname === "/.well-known/openid-configuration") return Promise.resolve(handleOpenIdConfiguration());
+  if (pathname === "/.well-known/oauth-authorization-server") return Promise.resolve(handleOAuthAuthorizationServer());
   return handleRest(request);
 }
 

@@ -78,6 +78,10 @@ const ZEnv = z.object({
   CAPSTAN_SESSION_BURST: z.coerce.number().int().min(1).default(40),
   CAPSTAN_INVOCATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   CAPSTAN_ACCESS_TTL_SECONDS: z.coerce.number().int().min(60).default(86_400),
+  /** Signing-key rotation (docs/decisions.md, "Rotation without downtime"). */
+  CAPSTAN_JWKS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  CAPSTAN_SIGNING_KEY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  CAPSTAN_JWT_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional(),
   NEXTAUTH_SECRET: z.string().optional(),

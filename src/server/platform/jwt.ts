@@ -1,54 +1,46 @@
-import { errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
+import { errors as joseErrors, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
 import { db } from "./db/client";
 import { currentKekId, needsReseal, seal, unseal } from "./crypto";
 import { env } from "./env";
 import { AppError } from "./errors";
-import { ulid } from "./ids";
 import { logger } from "./logger";
+import {
+  ensureSigningKey, invalidateKeyCache, keySchedules, liveKeyRows, noteSigned, persistKeyStates, rotationTimings,
+  SIGNING_ALG,
+} from "./signing-keys";
+
+export { ensureSigningKey } from "./signing-keys";
 
 /**
  * The service is its own token issuer: ES256 keys (kid), private halves sealed
  * at rest, public halves at /.well-known/jwks.json. Audiences: `control`
  * (people and scripts), `bridge` (service identities), `runner` (executions).
- * Signing uses the newest active key; verification accepts any non-retired key,
- * so rotation is: add a key, wait out the longest token lifetime, retire the old.
+ * Keys rotate without downtime (platform/signing-keys.ts): a new key is
+ * published before it signs, and the previous one stays published until the
+ * tokens it signed have expired. Each process caches the key set for
+ * CAPSTAN_SIGNING_KEY_CACHE_MS (5 s) and reads every key's state off the clock,
+ * so all processes switch signers at the same instant.
  */
 export type TAudience = "control" | "bridge" | "runner";
-const ALG = "ES256";
-const CACHE_MS = 60_000;
+const ALG = SIGNING_ALG;
 
-type TKeyEntry = { kid: string; publicJwk: JWK; verifyKey: CryptoKey | Uint8Array; createdAt: Date };
-type TKeyCache = { loadedAt: number; keys: TKeyEntry[]; signer?: { kid: string; key: CryptoKey | Uint8Array } };
+type TKeyEntry = {
+  kid: string;
+  publicJwk: JWK;
+  verifyKey: CryptoKey | Uint8Array;
+  activatesAt: number;
+  /** Leaves the JWKS at this instant (Infinity while no newer key exists). */
+  retiresAt: number;
+  signedUntil: number;
+  privateJwkSealed: string;
+  signKey?: CryptoKey | Uint8Array;
+};
+type TKeyCache = { loadedAt: number; keys: TKeyEntry[] };
 
-const g = globalThis as unknown as { __capstanKeys?: TKeyCache };
+const g = globalThis as unknown as { __capstanKeys?: TKeyCache; __capstanKeyLoad?: Promise<TKeyCache> };
 
 export function issuer(): string {
   return env().CAPSTAN_PUBLIC_URL;
-}
-
-/** Creates the first signing key when none is active. Safe to race: both keys stay valid. */
-export async function ensureSigningKey(): Promise<void> {
-  const active = await db().signingKey.count({ where: { status: "active" } });
-  if (active === 0) await rotateSigningKey();
-}
-
-export async function rotateSigningKey(): Promise<string> {
-  const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
-  const kid = `key_${ulid()}`;
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALG, use: "sig" };
-  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: ALG };
-  await db().signingKey.create({
-    data: {
-      kid,
-      alg: ALG,
-      publicJwk,
-      privateJwkSealed: seal(JSON.stringify(privateJwk), `signing_key:${kid}`),
-      kekId: currentKekId(),
-      status: "active",
-    },
-  });
-  g.__capstanKeys = undefined;
-  return kid;
 }
 
 /**
@@ -75,30 +67,78 @@ export async function reencryptSigningKeys(): Promise<{ updated: number; failed:
       failed++;
     }
   }
-  g.__capstanKeys = undefined;
+  invalidateKeyCache();
   return { updated, failed };
+}
+
+async function loadKeys(previous: TKeyCache | undefined): Promise<TKeyCache> {
+  const rows = await liveKeyRows();
+  const now = Date.now();
+  const schedules = keySchedules(rows, now, rotationTimings().skewSeconds);
+  const keys: TKeyEntry[] = [];
+  for (const row of rows) {
+    const s = schedules.find((x) => x.kid === row.kid)!;
+    if (s.state === "retired") continue;
+    const old = previous?.keys.find((k) => k.kid === row.kid && k.privateJwkSealed === row.privateJwkSealed);
+    const publicJwk = row.publicJwk as JWK;
+    keys.push({
+      kid: row.kid, publicJwk, verifyKey: old?.verifyKey ?? (await importJWK(publicJwk, ALG)),
+      activatesAt: row.activatesAt.getTime(), retiresAt: s.retiresAt?.getTime() ?? Infinity,
+      signedUntil: Math.max(row.signedUntil?.getTime() ?? 0, old?.signedUntil ?? 0),
+      privateJwkSealed: row.privateJwkSealed, signKey: old?.signKey,
+    });
+  }
+  // Write state changes back (and audit them) off the request path.
+  void persistKeyStates(rows, schedules);
+  return { loadedAt: Date.now(), keys };
 }
 
 async function keyCache(force = false): Promise<TKeyCache> {
   const cached = g.__capstanKeys;
-  if (cached && !force && Date.now() - cached.loadedAt < CACHE_MS) return cached;
-  const rows = await db().signingKey.findMany({ where: { status: "active" }, orderBy: { createdAt: "desc" } });
-  const keys: TKeyEntry[] = [];
-  for (const row of rows) {
-    const publicJwk = row.publicJwk as JWK;
-    keys.push({ kid: row.kid, publicJwk, verifyKey: await importJWK(publicJwk, ALG), createdAt: row.createdAt });
+  if (cached && !force && Date.now() - cached.loadedAt < rotationTimings().cacheMs) return cached;
+  // One load at a time per process; callers during a load share it.
+  let pending = g.__capstanKeyLoad;
+  if (!pending) {
+    pending = loadKeys(cached).finally(() => {
+      g.__capstanKeyLoad = undefined;
+    });
+    g.__capstanKeyLoad = pending;
   }
-  const newest = rows[0];
-  const signer = newest
-    ? { kid: newest.kid, key: await importJWK(JSON.parse(unseal(newest.privateJwkSealed, `signing_key:${newest.kid}`)) as JWK, ALG) }
-    : undefined;
-  const next = { loadedAt: Date.now(), keys, signer };
+  const next = await pending;
   g.__capstanKeys = next;
   return next;
 }
 
+function published(k: TKeyEntry, now: number): boolean {
+  return k.retiresAt > now;
+}
+
+/** The key that signs now: the newest whose activation time has passed. */
+function signerOf(cache: TKeyCache, now: number): TKeyEntry | undefined {
+  let best: TKeyEntry | undefined;
+  for (const k of cache.keys) {
+    if (k.activatesAt > now || !published(k, now)) continue;
+    if (!best || k.activatesAt > best.activatesAt || (k.activatesAt === best.activatesAt && k.kid > best.kid)) best = k;
+  }
+  return best;
+}
+
+/**
+ * The published key set and how long it may be cached: the configured
+ * max-age, shortened so no cache outlives the next scheduled retirement.
+ */
+export async function jwksWithMaxAge(): Promise<{ jwks: { keys: JWK[] }; maxAgeSeconds: number }> {
+  const now = Date.now();
+  const keys = (await keyCache()).keys.filter((k) => published(k, now));
+  let maxAge = rotationTimings().jwksMaxAgeSeconds;
+  for (const k of keys) {
+    if (Number.isFinite(k.retiresAt)) maxAge = Math.min(maxAge, Math.max(0, Math.floor((k.retiresAt - now) / 1000)));
+  }
+  return { jwks: { keys: keys.map((k) => k.publicJwk) }, maxAgeSeconds: maxAge };
+}
+
 export async function jwks(): Promise<{ keys: JWK[] }> {
-  return { keys: (await keyCache()).keys.map((k) => k.publicJwk) };
+  return (await jwksWithMaxAge()).jwks;
 }
 
 export async function signToken(opts: {
@@ -107,15 +147,20 @@ export async function signToken(opts: {
   jti: string;
   ttlSeconds: number;
   claims?: Record<string, unknown>;
-}): Promise<{ token: string; expiresAt: Date }> {
+}): Promise<{ token: string; expiresAt: Date; kid: string }> {
   let cache = await keyCache();
-  if (!cache.signer) {
+  let signer = signerOf(cache, Date.now());
+  if (!signer) {
     await ensureSigningKey();
     cache = await keyCache(true);
+    signer = signerOf(cache, Date.now());
+    if (!signer) throw new AppError("unavailable", "No signing key is active");
   }
-  const signer = cache.signer!;
+  signer.signKey ??= await importJWK(JSON.parse(unseal(signer.privateJwkSealed, `signing_key:${signer.kid}`)) as JWK, ALG);
   const now = Math.floor(Date.now() / 1000);
   const exp = now + opts.ttlSeconds;
+  // The key must stay published until this token expires: record it before handing the token out.
+  if (exp * 1000 > signer.signedUntil) signer.signedUntil = await noteSigned(signer.kid, exp, opts.ttlSeconds);
   const token = await new SignJWT({ ...opts.claims })
     .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: "JWT" })
     .setIssuer(issuer())
@@ -124,8 +169,8 @@ export async function signToken(opts: {
     .setJti(opts.jti)
     .setIssuedAt(now)
     .setExpirationTime(exp)
-    .sign(signer.key);
-  return { token, expiresAt: new Date(exp * 1000) };
+    .sign(signer.signKey);
+  return { token, expiresAt: new Date(exp * 1000), kid: signer.kid };
 }
 
 /** 401 with the RFC 6750 challenge naming the check that failed. */
@@ -144,40 +189,40 @@ export function invalidToken(description: string): AppError {
  */
 const VERIFIED_TTL_MS = 60_000;
 const VERIFIED_MAX = 10_000;
-const verified = new Map<string, { payload: JWTPayload & { sub: string; jti: string }; until: number }>();
+const verified = new Map<string, { payload: JWTPayload & { sub: string; jti: string }; until: number; kid: string }>();
 
 export async function verifyToken(token: string, audience: TAudience): Promise<JWTPayload & { sub: string; jti: string }> {
   const cacheKey = `${audience}:${token}`;
   const hit = verified.get(cacheKey);
-  if (hit && hit.until > Date.now()) return hit.payload;
+  if (hit && hit.until > Date.now()) {
+    // A key retired (or removed by an emergency rotation) ends cached verifications too.
+    const now = Date.now();
+    if ((await keyCache()).keys.some((k) => k.kid === hit.kid && published(k, now))) return hit.payload;
+  }
   if (hit) verified.delete(cacheKey);
-  const payload = await verifyTokenUncached(token, audience);
+  const { payload, kid } = await verifyTokenUncached(token, audience);
   if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
-  verified.set(cacheKey, { payload, until: Math.min(Date.now() + VERIFIED_TTL_MS, (payload.exp ?? 0) * 1000) });
+  verified.set(cacheKey, { payload, kid, until: Math.min(Date.now() + VERIFIED_TTL_MS, (payload.exp ?? 0) * 1000) });
   return payload;
 }
 
-async function verifyTokenUncached(token: string, audience: TAudience): Promise<JWTPayload & { sub: string; jti: string }> {
+async function verifyTokenUncached(token: string, audience: TAudience): Promise<{ payload: JWTPayload & { sub: string; jti: string }; kid: string }> {
   if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) {
     throw invalidToken("token is not a well-formed JWT");
   }
   const getKey = async (header: { kid?: string; alg?: string }) => {
     if (header.alg !== ALG) throw invalidToken(`algorithm check failed: expected ${ALG}`);
-    let cache = await keyCache();
-    let entry = cache.keys.find((k) => k.kid === header.kid);
-    if (!entry) {
-      cache = await keyCache(true);
-      entry = cache.keys.find((k) => k.kid === header.kid);
-    }
-    if (!entry) throw invalidToken("signature check failed: unknown signing key (kid)");
+    const find = (c: TKeyCache) => c.keys.find((k) => k.kid === header.kid && published(k, Date.now()));
+    const entry = find(await keyCache()) ?? find(await keyCache(true));
+    if (!entry) throw invalidToken("signature check failed: unknown or retired signing key (kid)");
     return entry.verifyKey;
   };
   try {
-    const { payload } = await jwtVerify(token, getKey, { issuer: issuer(), audience, algorithms: [ALG] });
+    const { payload, protectedHeader } = await jwtVerify(token, getKey, { issuer: issuer(), audience, algorithms: [ALG] });
     if (typeof payload.sub !== "string" || typeof payload.jti !== "string") {
       throw invalidToken("claims check failed: sub and jti are required");
     }
-    return payload as JWTPayload & { sub: string; jti: string };
+    return { payload: payload as JWTPayload & { sub: string; jti: string }, kid: protectedHeader.kid ?? "" };
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw invalidToken("expiry check failed: the token has expired");

@@ -179,6 +179,10 @@ export const ZServiceIdentity = z
     client_id: zId("svc").describe("The OAuth client_id: equal to id"),
     status: z.enum(SERVICE_IDENTITY_STATUSES),
     secret_rotated_at: z.string().nullable(),
+    previous_secret_expires_at: z
+      .string()
+      .nullable()
+      .describe("While the secret before the last rotation still works at the token endpoint: when it stops (see previous_secret_expires_in of :rotate-secret). Null when only the current secret works."),
     revoked_at: z.string().nullable(),
     last_token_at: z.string().nullable().describe("When a token was last issued to this identity"),
     created_at: z.string(),
@@ -200,3 +204,16 @@ export const ZServiceIdentityList = zPage(ZServiceIdentity).meta({ id: "ServiceI
 
 /** Path-only inputs of the POST actions (`:revoke`, `:rotate-secret`): strict, so a stray body field is a 422. */
 export const ZSvcPath = z.strictObject({ svc: zId("svc") });
+
+/** Body of `:rotate-secret` (optional). */
+export const ZRotateSecretRequest = z
+  .strictObject({
+    previous_secret_expires_in: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .optional()
+      .describe("Seconds the previous client secret keeps working at the token endpoint (0..604800, default 0: it stops at once, and so do bridge tokens obtained with it). Until then both secrets get tokens; tokens obtained with the previous secret live until their own exp unless it is revoked early with :revoke-previous-secret."),
+  })
+  .meta({ id: "ServiceIdentityRotateSecretRequest" });

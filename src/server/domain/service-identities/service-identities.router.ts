@@ -4,8 +4,8 @@ import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { platformAdminProcedure, workspaceProcedure } from "@/server/trpc/procedures";
 import {
-  ZPlatformServiceIdentityRequest, ZServiceIdentity, ZServiceIdentityCreated, ZServiceIdentityList, ZSvcPath,
-  ZWorkspaceServiceIdentityRequest,
+  ZPlatformServiceIdentityRequest, ZRotateSecretRequest, ZServiceIdentity, ZServiceIdentityCreated, ZServiceIdentityList,
+  ZSvcPath, ZWorkspaceServiceIdentityRequest,
 } from "./service-identities.contract";
 import * as svc from "./service-identities.service";
 
@@ -53,14 +53,30 @@ export const serviceIdentitiesRouter = router({
 
   rotateSecret: workspaceProcedure("admin")
     .meta({
-      openapi: { method: "POST", path: `${wsBase}/{svc}:rotate-secret`, tags, summary: "Replace the client secret (shown once); the old one stops working at once" },
+      openapi: {
+        method: "POST", path: `${wsBase}/{svc}:rotate-secret`, tags,
+        summary: "Replace the client secret (shown once); the old one works until previous_secret_expires_in has passed (default: stops at once)",
+      },
     })
-    .input(ZSvcPath.extend({ ws: zWorkspaceId }))
+    .input(ZRotateSecretRequest.extend({ ws: zWorkspaceId, svc: zId("svc") }))
     .output(ZServiceIdentityCreated)
     .mutation(({ ctx, input }) => {
       ctx.omitOnReplay.push("client_secret");
-      return svc.rotateServiceIdentitySecret(caller(ctx), svc.workspaceScope(ctx.workspace.workspaceId), input.svc);
+      return svc.rotateServiceIdentitySecret(caller(ctx), svc.workspaceScope(ctx.workspace.workspaceId), input.svc, {
+        previousSecretExpiresIn: input.previous_secret_expires_in,
+      });
     }),
+
+  revokePreviousSecret: workspaceProcedure("admin")
+    .meta({
+      openapi: {
+        method: "POST", path: `${wsBase}/{svc}:revoke-previous-secret`, tags,
+        summary: "Stop the previous client secret now (and bridge tokens obtained with it); idempotent",
+      },
+    })
+    .input(ZSvcPath.extend({ ws: zWorkspaceId }))
+    .output(ZServiceIdentity)
+    .mutation(({ ctx, input }) => svc.revokePreviousServiceIdentitySecret(caller(ctx), svc.workspaceScope(ctx.workspace.workspaceId), input.svc)),
 
   platformList: platformAdminProcedure
     .meta({ openapi: { method: "GET", path: pBase, tags, summary: "List platform service identities" } })
@@ -93,11 +109,17 @@ export const serviceIdentitiesRouter = router({
     .mutation(({ ctx, input }) => svc.revokeServiceIdentity(caller(ctx), svc.platformScope, input.svc)),
 
   platformRotateSecret: platformAdminProcedure
-    .meta({ openapi: { method: "POST", path: `${pBase}/{svc}:rotate-secret`, tags, summary: "Replace a platform identity's client secret (shown once)" } })
-    .input(ZSvcPath)
+    .meta({ openapi: { method: "POST", path: `${pBase}/{svc}:rotate-secret`, tags, summary: "Replace a platform identity's client secret (shown once), optionally keeping the old one for a while" } })
+    .input(ZRotateSecretRequest.extend({ svc: zId("svc") }))
     .output(ZServiceIdentityCreated)
     .mutation(({ ctx, input }) => {
       ctx.omitOnReplay.push("client_secret");
-      return svc.rotateServiceIdentitySecret(caller(ctx), svc.platformScope, input.svc);
+      return svc.rotateServiceIdentitySecret(caller(ctx), svc.platformScope, input.svc, { previousSecretExpiresIn: input.previous_secret_expires_in });
     }),
+
+  platformRevokePreviousSecret: platformAdminProcedure
+    .meta({ openapi: { method: "POST", path: `${pBase}/{svc}:revoke-previous-secret`, tags, summary: "Stop a platform identity's previous client secret now; idempotent" } })
+    .input(ZSvcPath)
+    .output(ZServiceIdentity)
+    .mutation(({ ctx, input }) => svc.revokePreviousServiceIdentitySecret(caller(ctx), svc.platformScope, input.svc)),
 });

@@ -28,7 +28,15 @@ export type TScope = { kind: TServiceIdentityKind; workspaceId: string };
 export const platformScope: TScope = { kind: "platform", workspaceId: PLATFORM_WORKSPACE_ID };
 export const workspaceScope = (workspaceId: string): TScope => ({ kind: "workspace", workspaceId });
 
-type TRow = Omit<ServiceIdentity, "secretHash">;
+type TRow = Omit<ServiceIdentity, "secretHash" | "previousSecretHash">;
+
+/** The longest a previous client secret may keep working after a rotation (Stripe's limit for rolled keys). */
+export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 24 * 3600;
+
+/** True while the secret before the last rotation is still accepted at the token endpoint. */
+export function previousSecretInEffect(r: Pick<ServiceIdentity, "previousSecretExpiresAt" | "previousSecretRevokedAt">, now = Date.now()): boolean {
+  return Boolean(r.previousSecretExpiresAt && !r.previousSecretRevokedAt && r.previousSecretExpiresAt.getTime() > now);
+}
 
 export function toServiceIdentity(r: TRow): TServiceIdentity {
   return {
@@ -43,6 +51,7 @@ export function toServiceIdentity(r: TRow): TServiceIdentity {
     client_id: r.id,
     status: r.status as TServiceIdentity["status"],
     secret_rotated_at: isoOrNull(r.secretRotatedAt),
+    previous_secret_expires_at: previousSecretInEffect(r) ? iso(r.previousSecretExpiresAt!) : null,
     revoked_at: isoOrNull(r.revokedAt),
     last_token_at: isoOrNull(r.lastTokenAt),
     created_at: iso(r.createdAt),
@@ -144,21 +153,83 @@ export async function revokeServiceIdentity(caller: TCaller, scope: TScope, id: 
   return toServiceIdentity(row);
 }
 
-/** A new secret; the old one stops working at once (and so do bridge tokens obtained with it). Revoked: 409. */
-export async function rotateServiceIdentitySecret(caller: TCaller, scope: TScope, id: string): Promise<TServiceIdentity & { client_secret: string }> {
+/**
+ * A new secret. `previousSecretExpiresIn` (seconds, 0..7 days, default 0)
+ * keeps the old secret working at the token endpoint until then; 0 ends it,
+ * and every bridge token obtained with it, at once. Tokens obtained with a
+ * kept previous secret live until their own `exp` unless the previous secret
+ * is revoked early. 409 when the identity is revoked, while a previous secret
+ * is still in effect (revoke it first: no secret is silently dropped), and for
+ * the loser of two concurrent rotations (compare-and-set on the secret hash).
+ */
+export async function rotateServiceIdentitySecret(
+  caller: TCaller,
+  scope: TScope,
+  id: string,
+  opts: { previousSecretExpiresIn?: number } = {},
+): Promise<TServiceIdentity & { client_secret: string }> {
+  const keepFor = opts.previousSecretExpiresIn ?? 0;
+  if (!Number.isInteger(keepFor) || keepFor < 0 || keepFor > MAX_PREVIOUS_SECRET_SECONDS) {
+    const message = `must be an integer from 0 to ${MAX_PREVIOUS_SECRET_SECONDS} seconds`;
+    throw new AppError("validation_failed", `previous_secret_expires_in ${message}`, { errors: [{ path: "/previous_secret_expires_in", message }] });
+  }
   const secret = newClientSecret();
   const row = await db().$transaction(async (tx) => {
     await findOwned(scope, id, tx);
+    const before = await tx.serviceIdentity.findUniqueOrThrow({ where: { id }, omit: { secretHash: false } });
+    if (before.status !== "active") throw conflict(`Service identity ${id} is revoked; its secret cannot be rotated`, "service_identity_revoked");
     const now = new Date();
+    if (previousSecretInEffect(before, now.getTime())) {
+      throw conflict(
+        `The previous client secret of ${id} is accepted until ${iso(before.previousSecretExpiresAt!)}; revoke it (:revoke-previous-secret) or wait before rotating again`,
+        "secret_rotation_in_progress",
+      );
+    }
+    const keep = keepFor > 0;
     const changed = await tx.serviceIdentity.updateMany({
-      where: { id, status: "active" },
-      data: { secretHash: sha256Hex(secret), secretRotatedAt: now, updatedAt: now },
+      where: { id, status: "active", secretHash: before.secretHash },
+      data: {
+        secretHash: sha256Hex(secret), secretRotatedAt: now, updatedAt: now,
+        previousSecretHash: keep ? before.secretHash : null,
+        previousSecretRotatedAt: keep ? before.secretRotatedAt : null,
+        previousSecretExpiresAt: keep ? new Date(now.getTime() + keepFor * 1000) : null,
+        previousSecretRevokedAt: null,
+      },
     });
-    if (changed.count !== 1) throw conflict(`Service identity ${id} is revoked; its secret cannot be rotated`, "service_identity_revoked");
+    if (changed.count !== 1) throw conflict(`Service identity ${id} was rotated concurrently; this rotation was not applied`, "secret_rotation_in_progress");
     const current = await findOwned(scope, id, tx);
-    await record(tx, caller, current, "service_identity.secret_rotated");
+    await record(tx, caller, current, "service_identity.secret_rotated", {
+      step: "rotated", previous_secret_expires_in: keepFor, previous_secret_expires_at: isoOrNull(current.previousSecretExpiresAt),
+    });
     return current;
   });
   forgetBridgeIdentity(id);
   return { ...toServiceIdentity(row), client_secret: secret };
+}
+
+/**
+ * Ends the previous secret's overlap now: it is refused at the token endpoint
+ * and bridge tokens obtained with it stop working (within 5 s elsewhere).
+ * Idempotent: with no previous secret in effect the identity is returned unchanged.
+ */
+export async function revokePreviousServiceIdentitySecret(caller: TCaller, scope: TScope, id: string): Promise<TServiceIdentity> {
+  const row = await db().$transaction(async (tx) => {
+    const before = await findOwned(scope, id, tx);
+    const now = new Date();
+    if (!before.previousSecretExpiresAt || before.previousSecretRevokedAt) return before;
+    const changed = await tx.serviceIdentity.updateMany({
+      where: { id, previousSecretRevokedAt: null, previousSecretExpiresAt: before.previousSecretExpiresAt },
+      data: { previousSecretRevokedAt: now, previousSecretHash: null, updatedAt: now },
+    });
+    const current = await findOwned(scope, id, tx);
+    if (changed.count === 1) {
+      await record(tx, caller, current, "service_identity.secret_rotated", {
+        step: "previous_secret_revoked", previous_secret_expires_at: iso(before.previousSecretExpiresAt),
+        was_in_effect: before.previousSecretExpiresAt.getTime() > now.getTime(),
+      });
+    }
+    return current;
+  });
+  forgetBridgeIdentity(id);
+  return toServiceIdentity(row);
 }

@@ -21,9 +21,10 @@ import type { TFederation } from "./service-identities.contract";
  * Both grants yield a Bridge token: ES256 JWT, audience `bridge`, 10 minutes,
  * `sub` = svc id, `jti` = a fresh `tok_` id (no row: bridge tokens are revoked
  * per identity, not one by one), claims `ws`, `prod`, `env`, `kind`, plus
- * `fed_sub` (exchange) or `srot` (client_credentials: the identity's secret
- * rotation time in epoch ms, 0 if never rotated, so rotating the secret also
- * ends tokens obtained with the old one).
+ * `fed_sub` (exchange) or `srot` (client_credentials: the rotation time in
+ * epoch ms of the secret that obtained it, 0 for the original secret, so
+ * rotating the secret also ends tokens obtained with the old one, unless the
+ * rotation keeps the old secret for an overlap: then they live until `exp`).
  */
 export const BRIDGE_TOKEN_TTL_SECONDS = 600;
 export const BRIDGE_SCOPE = "bridge";
@@ -63,13 +64,20 @@ export type TTokenResponse = {
 type TIdentityRow = {
   id: string; workspaceId: string; kind: string; productId: string | null; environmentType: string | null;
   federation: unknown; status: string; secretRotatedAt: Date | null; permissions?: unknown;
+  previousSecretRotatedAt: Date | null; previousSecretExpiresAt: Date | null; previousSecretRevokedAt: Date | null;
 };
+
+/** The `srot` of tokens obtained with a secret: that secret's rotation time in epoch ms (0: the original secret). */
+const generation = (rotatedAt: Date | null) => rotatedAt?.getTime() ?? 0;
 
 const unknownClient = () => new OAuthError("invalid_client", "client authentication failed: unknown client");
 
-async function findClient(clientId: string, withSecret: boolean): Promise<(TIdentityRow & { secretHash?: string }) | null> {
+async function findClient(
+  clientId: string,
+  withSecret: boolean,
+): Promise<(TIdentityRow & { secretHash?: string; previousSecretHash?: string | null }) | null> {
   if (!isId("svc", clientId)) return null;
-  return db().serviceIdentity.findUnique({ where: { id: clientId }, omit: { secretHash: !withSecret } });
+  return db().serviceIdentity.findUnique({ where: { id: clientId }, omit: { secretHash: !withSecret, previousSecretHash: !withSecret } });
 }
 
 async function issueBridgeToken(row: TIdentityRow, claims: Record<string, unknown>, exchange: boolean): Promise<TTokenResponse> {
@@ -91,11 +99,17 @@ async function issueBridgeToken(row: TIdentityRow, claims: Record<string, unknow
 export async function clientCredentialsGrant(clientId: string, clientSecret: string): Promise<TTokenResponse> {
   const row = await findClient(clientId, true);
   if (!row?.secretHash) throw unknownClient();
-  if (!safeEqual(sha256Hex(clientSecret), row.secretHash)) {
+  const presented = sha256Hex(clientSecret);
+  const current = safeEqual(presented, row.secretHash);
+  // During a rotation's overlap the previous secret works too (until previous_secret_expires_at).
+  const previousValid = Boolean(row.previousSecretHash && row.previousSecretExpiresAt && !row.previousSecretRevokedAt
+    && row.previousSecretExpiresAt.getTime() > Date.now());
+  const previous = previousValid && safeEqual(presented, row.previousSecretHash!);
+  if (!current && !previous) {
     throw new OAuthError("invalid_client", "client authentication failed: secret mismatch");
   }
   if (row.status !== "active") throw new OAuthError("invalid_client", "client is revoked");
-  return issueBridgeToken(row, { srot: row.secretRotatedAt?.getTime() ?? 0 }, false);
+  return issueBridgeToken(row, { srot: generation(current ? row.secretRotatedAt : row.previousSecretRotatedAt) }, false);
 }
 
 /** RFC 8693 with an external OIDC JWT as subject token; the federation on the identity authenticates the client. */
@@ -295,7 +309,8 @@ async function bridgeIdentity(id: string): Promise<TIdentityRow | null> {
     where: { id },
     select: {
       id: true, workspaceId: true, kind: true, productId: true, environmentType: true, federation: true, status: true,
-      secretRotatedAt: true, permissions: true,
+      secretRotatedAt: true, permissions: true, previousSecretRotatedAt: true, previousSecretExpiresAt: true,
+      previousSecretRevokedAt: true,
     },
   });
   if (caches.bridge.size > 10_000) caches.bridge.clear();
@@ -316,8 +331,13 @@ export async function authenticateBridgeToken(token: string): Promise<TBridgeCal
   const row = await bridgeIdentity(claims.sub);
   if (!row) throw invalidToken("revocation check failed: the service identity no longer exists");
   if (row.status !== "active") throw invalidToken("revocation check failed: the service identity has been revoked");
-  if (typeof claims.srot === "number" && claims.srot !== (row.secretRotatedAt?.getTime() ?? 0)) {
-    throw invalidToken("revocation check failed: the client secret was rotated after this token was issued");
+  if (typeof claims.srot === "number" && claims.srot !== generation(row.secretRotatedAt)) {
+    // A token obtained with the previous secret of an overlapping rotation lives until its own exp,
+    // unless that secret was revoked early (or a later rotation replaced it).
+    const previousKept = row.previousSecretExpiresAt !== null && row.previousSecretRevokedAt === null;
+    if (!previousKept || claims.srot !== generation(row.previousSecretRotatedAt)) {
+      throw invalidToken("revocation check failed: the client secret was rotated after this token was issued");
+    }
   }
   return {
     serviceIdentityId: row.id,

@@ -86,7 +86,7 @@ export async function deliverDue(): Promise<number> {
 
 type TRow = WebhookDelivery & {
   event: Parameters<typeof toCloudEvent>[0];
-  subscription: { id: string; url: string; secretSealed: string; status: string };
+  subscription: { id: string; url: string; secretSealed: string; status: string; previousSecretSealed: string | null; previousSecretExpiresAt: Date | null };
 };
 
 async function attempt(row: TRow): Promise<void> {
@@ -98,14 +98,14 @@ async function attempt(row: TRow): Promise<void> {
     return;
   }
   const body = JSON.stringify(toCloudEvent(row.event));
-  const secret = unseal(row.subscription.secretSealed, `webhook:${row.subscription.id}`);
+  const secrets = signingSecrets(row.subscription);
   const started = performance.now();
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
     const res = await egressFetch("webhook", row.subscription.url, {
       method: "POST",
-      headers: webhookHeaders(secret, row.eventId, body),
+      headers: webhookHeaders(secrets, row.eventId, body),
       body,
       redirect: "manual",
       signal: AbortSignal.timeout(env().CAPSTAN_WEBHOOK_TIMEOUT_MS),
@@ -120,6 +120,16 @@ async function attempt(row: TRow): Promise<void> {
   }
   const durationMs = Math.round(performance.now() - started);
   await recordOutcome(row, statusCode, error, durationMs);
+}
+
+/** The current secret, plus the previous one while a rotation's overlap lasts (read at each attempt). */
+function signingSecrets(sub: TRow["subscription"], now = Date.now()): string[] {
+  const aad = `webhook:${sub.id}`;
+  const secrets = [unseal(sub.secretSealed, aad)];
+  if (sub.previousSecretSealed && sub.previousSecretExpiresAt && sub.previousSecretExpiresAt.getTime() > now) {
+    secrets.push(unseal(sub.previousSecretSealed, aad));
+  }
+  return secrets;
 }
 
 async function recordOutcome(row: TRow, statusCode: number | null, error: string | null, durationMs: number): Promise<void> {

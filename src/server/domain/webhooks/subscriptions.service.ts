@@ -1,13 +1,14 @@
 import type { EventSubscription } from "@/generated/prisma/client";
-import { db } from "@/server/platform/db/client";
+import { db, type TTx } from "@/server/platform/db/client";
 import { needsReseal, seal, unseal } from "@/server/platform/crypto";
 import { logger } from "@/server/platform/logger";
 import { isPrivateHostLiteral } from "@/server/platform/egress";
 import { env } from "@/server/platform/env";
-import { AppError, notFound } from "@/server/platform/errors";
+import { AppError, conflict, notFound } from "@/server/platform/errors";
+import { writeAudit } from "@/server/platform/audit";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
-import { iso } from "@/server/platform/time";
+import { iso, isoOrNull } from "@/server/platform/time";
 import { newWebhookSecret } from "./signing";
 import type { TSubscription } from "./webhooks.contract";
 
@@ -15,8 +16,30 @@ export function toSubscription(s: EventSubscription): TSubscription {
   return {
     id: s.id, workspace_id: s.workspaceId, url: s.url, description: s.description,
     event_types: s.eventTypes as string[], status: s.status as TSubscription["status"],
-    disabled_reason: s.disabledReason, created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
+    disabled_reason: s.disabledReason,
+    secret_rotated_at: isoOrNull(s.secretRotatedAt),
+    previous_secret_expires_at: previousSecretInEffect(s) ? iso(s.previousSecretExpiresAt!) : null,
+    created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
   };
+}
+
+/** Default and longest overlap of a webhook secret rotation (Svix keeps the old secret 24 h). */
+export const DEFAULT_WEBHOOK_OVERLAP_SECONDS = 24 * 3600;
+export const MAX_WEBHOOK_OVERLAP_SECONDS = 7 * 24 * 3600;
+
+/** True while deliveries are also signed with the secret before the last rotation. */
+export function previousSecretInEffect(s: Pick<EventSubscription, "previousSecretSealed" | "previousSecretExpiresAt">, now = Date.now()): boolean {
+  return Boolean(s.previousSecretSealed && s.previousSecretExpiresAt && s.previousSecretExpiresAt.getTime() > now);
+}
+
+type TCaller = { userId: string; correlationId: string };
+
+async function auditSecret(tx: TTx, caller: TCaller, row: EventSubscription, action: "credential.created" | "credential.revoked", details: Record<string, unknown>) {
+  await writeAudit(tx, {
+    workspaceId: row.workspaceId, actor: { kind: "user", id: caller.userId }, action,
+    target: { kind: "webhook_secret", id: row.id }, correlationId: caller.correlationId,
+    details: { subscription_id: row.id, url: row.url, ...details },
+  });
 }
 
 /**
@@ -79,15 +102,72 @@ export async function deleteSubscription(workspaceId: string, id: string): Promi
   await db().eventSubscription.delete({ where: { id } });
 }
 
-/** A new secret replaces the old one at once (and re-enables a disabled endpoint). */
-export async function rotateSubscriptionSecret(workspaceId: string, id: string): Promise<TSubscription & { secret: string }> {
-  await findOwned(workspaceId, id);
+/**
+ * A new secret (shown once) that signs every delivery from now on; the old
+ * one keeps signing too (a second `v1,` signature) for `overlapSeconds`
+ * (default 24 h, 0..7 days; 0 drops it at once). Re-enables a disabled
+ * endpoint. 409 while the previous rotation's overlap still runs (revoke the
+ * previous secret first) and for the loser of two concurrent rotations; 404
+ * for a deleted subscription.
+ */
+export async function rotateSubscriptionSecret(
+  caller: TCaller,
+  workspaceId: string,
+  id: string,
+  overlapSeconds = DEFAULT_WEBHOOK_OVERLAP_SECONDS,
+): Promise<TSubscription & { secret: string }> {
+  if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_WEBHOOK_OVERLAP_SECONDS) {
+    const message = `must be an integer from 0 to ${MAX_WEBHOOK_OVERLAP_SECONDS} seconds`;
+    throw new AppError("validation_failed", `previous_secret_expires_in ${message}`, { errors: [{ path: "/previous_secret_expires_in", message }] });
+  }
   const secret = newWebhookSecret();
-  const row = await db().eventSubscription.update({
-    where: { id },
-    data: { secretSealed: seal(secret, `webhook:${id}`), status: "active", disabledReason: null, updatedAt: new Date() },
+  const row = await db().$transaction(async (tx) => {
+    const before = await tx.eventSubscription.findUnique({ where: { id } });
+    if (!before || before.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
+    const now = new Date();
+    if (previousSecretInEffect(before, now.getTime())) {
+      throw conflict(
+        `The previous signing secret of ${id} still signs until ${iso(before.previousSecretExpiresAt!)}; revoke it (:revoke-previous-secret) or wait before rotating again`,
+        "secret_rotation_in_progress",
+      );
+    }
+    const keep = overlapSeconds > 0;
+    const changed = await tx.eventSubscription.updateMany({
+      where: { id, secretSealed: before.secretSealed },
+      data: {
+        secretSealed: seal(secret, `webhook:${id}`), secretRotatedAt: now, status: "active", disabledReason: null, updatedAt: now,
+        previousSecretSealed: keep ? before.secretSealed : null,
+        previousSecretExpiresAt: keep ? new Date(now.getTime() + overlapSeconds * 1000) : null,
+      },
+    });
+    if (changed.count !== 1) throw conflict(`Event subscription ${id} was rotated concurrently; this rotation was not applied`, "secret_rotation_in_progress");
+    const after = await tx.eventSubscription.findUniqueOrThrow({ where: { id } });
+    await auditSecret(tx, caller, after, "credential.created", {
+      step: "rotated", previous_secret_expires_in: overlapSeconds, previous_secret_expires_at: isoOrNull(after.previousSecretExpiresAt),
+    });
+    return after;
   });
   return { ...toSubscription(row), secret };
+}
+
+/** Stops signing with the previous secret now. Idempotent (nothing in effect: unchanged, no audit). */
+export async function revokePreviousSubscriptionSecret(caller: TCaller, workspaceId: string, id: string): Promise<TSubscription> {
+  const row = await db().$transaction(async (tx) => {
+    const before = await tx.eventSubscription.findUnique({ where: { id } });
+    if (!before || before.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
+    if (!previousSecretInEffect(before)) return before;
+    const now = new Date();
+    const changed = await tx.eventSubscription.updateMany({
+      where: { id, previousSecretSealed: before.previousSecretSealed },
+      data: { previousSecretSealed: null, previousSecretExpiresAt: now, updatedAt: now },
+    });
+    const after = await tx.eventSubscription.findUniqueOrThrow({ where: { id } });
+    if (changed.count === 1) {
+      await auditSecret(tx, caller, after, "credential.revoked", { step: "previous_secret_revoked", scheduled_expiry: iso(before.previousSecretExpiresAt!) });
+    }
+    return after;
+  });
+  return toSubscription(row);
 }
 
 /**
@@ -101,16 +181,20 @@ export async function reencryptWebhookSecrets(): Promise<{ updated: number; fail
   let after = "";
   for (;;) {
     const rows = await db().eventSubscription.findMany({
-      where: { id: { gt: after } }, select: { id: true, secretSealed: true }, orderBy: { id: "asc" }, take: 200,
+      where: { id: { gt: after } }, select: { id: true, secretSealed: true, previousSecretSealed: true }, orderBy: { id: "asc" }, take: 200,
     });
     if (!rows.length) break;
     for (const row of rows) {
       after = row.id;
-      if (!needsReseal(row.secretSealed)) continue;
+      const previous = row.previousSecretSealed;
+      if (!needsReseal(row.secretSealed) && !(previous && needsReseal(previous))) continue;
       const aad = `webhook:${row.id}`;
       try {
-        const resealed = seal(unseal(row.secretSealed, aad), aad);
-        const r = await db().eventSubscription.updateMany({ where: { id: row.id, secretSealed: row.secretSealed }, data: { secretSealed: resealed } });
+        const reseal = (sealed: string) => (needsReseal(sealed) ? seal(unseal(sealed, aad), aad) : sealed);
+        const r = await db().eventSubscription.updateMany({
+          where: { id: row.id, secretSealed: row.secretSealed, previousSecretSealed: previous },
+          data: { secretSealed: reseal(row.secretSealed), previousSecretSealed: previous ? reseal(previous) : null },
+        });
         updated += r.count;
       } catch (err) {
         logger.error("webhooks.reencrypt_failed", { subscription_id: row.id, error: (err as Error).name });

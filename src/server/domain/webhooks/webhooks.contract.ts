@@ -24,6 +24,11 @@ export const ZSubscription = z
     event_types: z.array(z.string()),
     status: z.enum(["active", "disabled"]),
     disabled_reason: z.string().nullable(),
+    secret_rotated_at: z.string().nullable().describe("When the signing secret was last rotated (null: the secret from creation)"),
+    previous_secret_expires_at: z
+      .string()
+      .nullable()
+      .describe("During a rotation's overlap: until when deliveries also carry a signature made with the previous secret. Null when only the current secret signs (the current secret does not expire)."),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -81,3 +86,16 @@ export const ZDeadLetter = z
   .meta({ id: "DeadLetter" });
 export type TDeadLetter = z.infer<typeof ZDeadLetter>;
 export const ZDeadLetterList = zPage(ZDeadLetter).meta({ id: "DeadLetters" });
+
+/** Body of `:rotate-secret` (optional). */
+export const ZSubscriptionRotateSecret = z
+  .strictObject({
+    previous_secret_expires_in: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .optional()
+      .describe("Seconds the previous secret keeps signing deliveries next to the new one (0..604800, default 86400). During the overlap `webhook-signature` carries two `v1,` signatures (new secret first); 0 stops the old secret at once."),
+  })
+  .meta({ id: "EventSubscriptionRotateSecretRequest" });

@@ -4,7 +4,8 @@ import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { workspaceProcedure } from "@/server/trpc/procedures";
 import {
-  ZDeadLetter, ZDeadLetterList, ZDeliveryList, ZSubscription, ZSubscriptionCreate, ZSubscriptionList, ZSubscriptionWithSecret,
+  ZDeadLetter, ZDeadLetterList, ZDeliveryList, ZSubscription, ZSubscriptionCreate, ZSubscriptionList, ZSubscriptionRotateSecret,
+  ZSubscriptionWithSecret,
 } from "./webhooks.contract";
 import * as subs from "./subscriptions.service";
 import * as dlq from "./dead-letters.service";
@@ -43,13 +44,27 @@ export const webhooksRouter = router({
     }),
 
   rotateSecret: workspaceProcedure("admin")
-    .meta({ openapi: { method: "POST", path: `${base}/{wb}:rotate-secret`, tags, summary: "Replace the signing secret (shown once) and re-enable the endpoint" } })
-    .input(z.object({ wb: zId("wb") }))
+    .meta({
+      openapi: {
+        method: "POST", path: `${base}/{wb}:rotate-secret`, tags,
+        summary: "Replace the signing secret (shown once; the old one keeps signing for previous_secret_expires_in, default 24 h) and re-enable the endpoint",
+      },
+    })
+    .input(ZSubscriptionRotateSecret.extend({ ws: zWorkspaceId, wb: zId("wb") }))
     .output(ZSubscriptionWithSecret)
     .mutation(({ ctx, input }) => {
       ctx.omitOnReplay.push("secret");
-      return subs.rotateSubscriptionSecret(ctx.workspace.workspaceId, input.wb);
+      return subs.rotateSubscriptionSecret(
+        { userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.wb, input.previous_secret_expires_in,
+      );
     }),
+
+  revokePreviousSecret: workspaceProcedure("admin")
+    .meta({ openapi: { method: "POST", path: `${base}/{wb}:revoke-previous-secret`, tags, summary: "Stop signing with the previous secret now (ends a rotation's overlap); idempotent" } })
+    .input(z.strictObject({ ws: zWorkspaceId, wb: zId("wb") }))
+    .output(ZSubscription)
+    .mutation(({ ctx, input }) =>
+      subs.revokePreviousSubscriptionSecret({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.wb)),
 
   deliveries: workspaceProcedure("admin")
     .meta({ openapi: { method: "GET", path: `${base}/{wb}/deliveries`, tags, summary: "Recent deliveries with their attempts" } })

@@ -1,10 +1,8 @@
-import { getDb } from "@/server/platform/db/client";
-import { jwks } from "@/server/platform/jwt";
+import { handleJwks } from "@/server/http/well-known";
 
 export const dynamic = "force-dynamic";
 
 /** Served at /.well-known/jwks.json (rewrite in next.config.mjs). */
-export async function GET(): Promise<Response> {
-  await getDb();
-  return Response.json(await jwks(), { headers: { "cache-control": "public, max-age=300" } });
+export function GET(): Promise<Response> {
+  return handleJwks();
 }
