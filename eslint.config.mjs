@@ -13,8 +13,18 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**", "bin/**", "bench/**", "e2e/**", "test/**"],
+    files: ["scripts/**", "bin/**", "bench/**", "e2e/**", "test/**", "examples/**"],
     rules: { "no-console": "off" },
+  },
+  {
+    // Tests reach the HTTP handlers through test/support/handlers.ts, which checks every response against /v1/openapi.json.
+    files: ["test/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: ["@/server/bridge/handler", "@/server/bridge/runner-handler", "@/server/http/evidence-handler", "@/server/http/oauth-token-handler", "@/server/http/rest-handler", "@/server/http/uploads-handler"]
+          .map((name) => ({ name, importNames: ["handleBridge", "handleRunnerInvocation", "handleEvidenceDownload", "handleOAuthToken", "handleRest", "handleUpload"], message: "import it from ./support/handlers: its responses are checked against /v1/openapi.json" })),
+      }],
+    },
   },
   {
     // The hosted-app fixture is a plain CommonJS Node program, as an app author would write it.

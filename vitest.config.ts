@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 
 const alias = {
   "@": path.resolve(import.meta.dirname, "src"),
+  // The generated client (packages/client), imported by path: see docs/decisions.md.
+  "@capstan/client": path.resolve(import.meta.dirname, "packages/client/src/index.ts"),
   // `server-only` throws outside a React Server environment.
   "server-only": path.resolve(import.meta.dirname, "test/support/empty.ts"),
 };

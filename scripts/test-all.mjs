@@ -3,7 +3,11 @@
 // but the exit code is non-zero if anything failed. The very last line is
 // `N passed, N failed` (+ `, N skipped` when something was skipped).
 //
-// Steps: chromium, generate, typecheck, lint, unit, int, build, e2e.
+// Steps: chromium, generate, typecheck, lint, openapi, unit, int, build, e2e.
+// `openapi` is three checks of the API document the code produces: the
+// linter (redocly.yaml, 0 errors), the generated client is current
+// (`npm run client:generate` fixes it) and no breaking change against
+// docs/openapi/v1-released.json (scripts/openapi.ts).
 // Run a subset with TEST_STEPS=unit,int (or --only=unit,int). `chromium` is
 // implied by `e2e`; `generate` (a second or two) always runs.
 import { spawn } from "node:child_process";
@@ -15,7 +19,7 @@ import pg from "pg";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const OUT = ".test-output";
-const ALL = ["chromium", "generate", "typecheck", "lint", "unit", "int", "build", "e2e"];
+const ALL = ["chromium", "generate", "typecheck", "lint", "openapi", "unit", "int", "build", "e2e"];
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 // ---------------------------------------------------------------- selection
@@ -157,6 +161,11 @@ const steps = {
   },
   typecheck: () => single("npx", ["tsc", "--noEmit"]),
   lint: () => single("npx", ["eslint", "."]),
+  async openapi() {
+    const parts = [];
+    for (const check of ["lint", "client-check", "breaking"]) parts.push(await single("npx", ["tsx", "scripts/openapi.ts", check]));
+    return parts.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: 0 }), { passed: 0, failed: 0, skipped: 0 });
+  },
   unit: () => vitest("unit"),
   int: () => vitest("int"),
   build: () => single("npx", ["next", "build"]),
