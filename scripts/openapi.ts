@@ -9,7 +9,7 @@
  * `tsx scripts/openapi.ts <lint|client|client-check|breaking|check|release>`.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -97,6 +97,7 @@ async function main(): Promise<void> {
       break;
     }
     case "release":
+      mkdirSync(path.dirname(RELEASED), { recursive: true });
       writeFileSync(RELEASED, JSON.stringify(doc, null, 2) + "\n");
       console.log(`openapi: recorded ${path.relative(root, RELEASED)} (version ${doc.info.version})`);
       break;
