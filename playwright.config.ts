@@ -8,6 +8,7 @@ import { defineConfig, devices, type ReporterDescription } from "@playwright/tes
  */
 const PORT = 3100;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+const E2E_DNS_PORT = (process.env.E2E_DNS_PORT ??= "5399");
 
 const reporter: ReporterDescription[] = [["list"]];
 if (process.env.PW_JSON_OUTPUT) reporter.push(["json", { outputFile: process.env.PW_JSON_OUTPUT }]);
@@ -27,6 +28,10 @@ const serverEnv: Record<string, string> = {
   // The bridge-calls e2e binds ai.generate to an OpenAI-compatible server the
   // test starts on 127.0.0.1 (http): allow loopback provider base URLs.
   CAPSTAN_PROVIDER_ALLOW_PRIVATE: "1",
+  // The domains e2e serves DNS on this loopback port; the domain worker asks it.
+  CAPSTAN_DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}`,
+  CAPSTAN_DNS_TIMEOUT_MS: "500",
+  CAPSTAN_DOMAIN_CNAME_TARGET: "edge.capstan.test",
 };
 if (process.env.E2E_DATABASE_URL) {
   serverEnv.DATABASE_URL = process.env.E2E_DATABASE_URL;

@@ -9,7 +9,7 @@ import dns2 from "dns2";
 export type TZone = Map<string, { TXT?: string[]; CNAME?: string; A?: string[]; AAAA?: string[] }>;
 export type TDnsServer = { address: string; zone: TZone; silent: Set<string>; queries: string[]; close: () => Promise<void> };
 
-export async function startDnsServer(): Promise<TDnsServer> {
+export async function startDnsServer(port = 0): Promise<TDnsServer> {
   const { Packet } = dns2;
   const zone: TZone = new Map();
   const silent = new Set<string>();
@@ -41,7 +41,7 @@ export async function startDnsServer(): Promise<TDnsServer> {
       send(response);
     },
   });
-  await server.listen({ udp: { port: 0, address: "127.0.0.1" } });
-  const port = (server.addresses() as { udp: { port: number } }).udp.port;
-  return { address: `127.0.0.1:${port}`, zone, silent, queries, close: () => server.close() };
+  await server.listen({ udp: { port, address: "127.0.0.1" } });
+  const bound = (server.addresses() as { udp: { port: number } }).udp.port;
+  return { address: `127.0.0.1:${bound}`, zone, silent, queries, close: () => server.close() };
 }

@@ -51,6 +51,9 @@ const EVENT_LABEL: Record<TEventType, string> = {
   "access.changed": "Access qualified or revoked",
   "session.changed": "Session opened or closed",
   "invocation.changed": "Invocation admitted, denied, pending or executed",
+  "evaluation.changed": "Evaluation queued, deploying, checking, passed or failed",
+  "release.changed": "Release status changed",
+  "fix.changed": "Fix proposed, approved or rejected",
   "domain.changed": "Custom domain added, verified, failed or deleted",
 };
 const EVENT_TYPES = Object.keys(EVENT_LABEL) as TEventType[];

@@ -31,6 +31,9 @@ export const EVENT_TYPES = {
   "session.changed": "1.0.0",
   "invocation.changed": "1.0.0",
   "domain.changed": "1.0.0",
+  "evaluation.changed": "1.0.0",
+  "release.changed": "1.0.0",
+  "fix.changed": "1.0.0",
 } as const;
 export type TEventType = keyof typeof EVENT_TYPES;
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as TEventType[];

@@ -11,6 +11,7 @@ import { bindingsRouter } from "@/server/domain/credentials/bindings.router";
 import { invocationsRouter } from "@/server/domain/capabilities/invocations.router";
 import { deploymentsRouter } from "@/server/domain/deployments/deployments.router";
 import { sessionsRouter } from "@/server/domain/sessions/sessions.router";
+import { releasesRouter } from "@/server/domain/releases/releases.router";
 import { domainsRouter } from "@/server/domain/domains/domains.router";
 import { router } from "./init";
 
@@ -28,6 +29,7 @@ export const appRouter = router({
   bindings: bindingsRouter,
   deployments: deploymentsRouter,
   sessions: sessionsRouter,
+  releases: releasesRouter,
   domains: domainsRouter,
 });
 

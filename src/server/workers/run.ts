@@ -8,6 +8,8 @@ import { expireBindings } from "@/server/domain/credentials/bindings.service";
 import { processPlannedDeployments } from "@/server/domain/deployments/apply.service";
 import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
 import { fireDueDeadlines } from "@/server/domain/deployments/surfaces.service";
+import { processEvaluations } from "@/server/domain/releases/evaluation-worker";
+import { processReleaseWindows } from "@/server/domain/releases/release-window.service";
 import { processDomainChecks } from "@/server/domain/domains/verification.service";
 import { pruneVerifyRequests } from "@/server/domain/domains/domains.service";
 
@@ -26,6 +28,8 @@ export function loops(): TLoop[] {
     { name: "source-freeze", everyMs: poll, run: processPendingFreezes },
     { name: "deployments", everyMs: poll, run: processPlannedDeployments },
     { name: "deadlines", everyMs: poll, run: fireDueDeadlines },
+    { name: "evaluations", everyMs: poll, run: () => processEvaluations() },
+    { name: "release-windows", everyMs: poll, run: () => processReleaseWindows() },
     { name: "domain-checks", everyMs: poll, run: processDomainChecks },
     { name: "domain-verify-pruner", everyMs: 10 * 60_000, run: pruneVerifyRequests },
     { name: "runner-reconciler", everyMs: env().CAPSTAN_RUNNER_RECONCILE_MS, run: reconcileRunner },

@@ -83,7 +83,11 @@ export function authorize(
  * preview pipeline run through authorization, and writes the deployment as
  * `planned` (the deploy worker picks it up) or `blocked` with findings.
  */
-export async function requestDeployment(caller: TCaller, workspaceId: string, revisionId: string, body: { environment_type: TEnvironmentType; slot?: string }): Promise<TDeployment> {
+export async function requestDeployment(
+  caller: TCaller, workspaceId: string, revisionId: string, body: { environment_type: TEnvironmentType; slot?: string },
+  /** A release deployment: its source, and a step (freezing the release) in the same transaction. */
+  opts: { source?: { kind: "release"; release_id: string; version_id: string }; inTx?: (tx: Prisma.TransactionClient, dep: Deployment) => Promise<void> } = {},
+): Promise<TDeployment> {
   const rev = await getOwnedRevision(workspaceId, revisionId);
   if (rev.descriptorStatus !== "confirmed") {
     throw new AppError("conflict", `Revision ${revisionId} has no confirmed runtime descriptor (${rev.descriptorStatus}): confirm it with descriptor:confirm first`, { reason: "descriptor_unconfirmed" });
@@ -118,12 +122,15 @@ export async function requestDeployment(caller: TCaller, workspaceId: string, re
     const audits = auth.blocked === "isolation_unenforced"
       ? [{ action: "isolation.blocked" as const, details: { isolation } }]
       : auth.unenforcedRun ? [{ action: "isolation.unenforced_run" as const, details: { isolation } }] : [];
-    return createDeploymentRow(ctx, auth.blocked ? "block" : "request", {
+    const dep = await createDeploymentRow(ctx, auth.blocked ? "block" : "request", {
       id, workspaceId, productId: rev.productId, revisionId, environmentId: environment.id, environmentType, slot,
       reasonCode: auth.blocked, findings: auth.findings as unknown as Prisma.InputJsonValue,
-      isolation: isolation as unknown as Prisma.InputJsonValue, source: { kind: "revision" },
+      isolation: isolation as unknown as Prisma.InputJsonValue, source: opts.source ?? { kind: "revision" },
+      releaseId: opts.source?.release_id ?? null,
       pipelineRunId: run?.id ?? null, runner: runner().name, correlationId: caller.correlationId, createdBy: caller.userId,
     }, audits);
+    if (opts.inTx) await opts.inTx(tx, dep);
+    return dep;
   });
   return toDeployment(row);
 }

@@ -147,6 +147,11 @@ export async function readSnapshotFile(buf: Buffer, filePath: string): Promise<B
   return null;
 }
 
+/** Every entry of a snapshot with its bytes (fixes rebuild a patched tree from it). */
+export async function readSnapshotEntries(buf: Buffer): Promise<Array<TSnapshotEntry & { data: Buffer }>> {
+  return [...parseTar(await gunzip(buf))].map((e) => ({ ...e, data: Buffer.from(e.data) }));
+}
+
 function* parseTar(tar: Buffer): Generator<TSnapshotEntry & { data: Buffer }> {
   let offset = 0;
   let pending: { path?: string; linkpath?: string; size?: number } = {};

@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import { CAPABILITY_RULES, isCapabilityId } from "@/server/domain/source/contract-rules";
+import type { TDescriptor } from "@/server/domain/source/source.types";
+import { unifiedDiff } from "./unified-diff";
+
+/**
+ * Deterministic fix rules: a finding plus the frozen files it concerns in,
+ * a concrete proposal out (a patch with pre-image hashes and post-images,
+ * or a descriptor edit), or null when no rule covers the finding.
+ */
+export type TFindingRef = { id: string | null; check: string | null; code: string; message: string };
+export type TFileChange = { path: string; before_sha256: string; after: string };
+export type TProposal =
+  | { rule: "missing_start_script" | "capabilities_schema"; kind: "source_patch"; summary: string; diff: string; files: TFileChange[] }
+  | { rule: "health_path_not_found"; kind: "descriptor_edit"; summary: string; edits: Record<string, unknown> };
+
+export type TFixInput = {
+  finding: TFindingRef;
+  descriptor: TDescriptor | null;
+  /** Contract rejection of the revision, if any. */
+  contractRejection: { reason?: string } | null;
+  /** Reads a regular file of the frozen snapshot (null if absent). */
+  files: Map<string, string>;
+};
+
+const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+const RUNTIME_CODES = new Set(["no_start_command", "deployment_failed", "deployment_blocked", "start_failed", "process_exited", "health_check_failed", "smoke_runtime_error", "app_crashed"]);
+const ENTRY_CANDIDATES = ["server.js", "index.js", "app.js", "main.js"];
+
+function patch(path: string, before: string, after: string): { diff: string; files: TFileChange[] } {
+  return { diff: unifiedDiff(path, before, after), files: [{ path, before_sha256: sha(before), after }] };
+}
+
+/** Re-serialises JSON in the file's own indentation (none, or the first indented line's). */
+function stringifyLike(original: string, value: unknown): string {
+  const indent = /\n([ \t]+)"/.exec(original)?.[1];
+  return JSON.stringify(value, null, indent) + (original.endsWith("\n") ? "\n" : "");
+}
+
+function missingStartScript(input: TFixInput): TProposal | null {
+  if (!RUNTIME_CODES.has(input.finding.code)) return null;
+  const text = input.files.get("package.json");
+  if (text === undefined) return null;
+  let pkg: Record<string, unknown>;
+  try {
+    pkg = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const scripts = (pkg.scripts && typeof pkg.scripts === "object" ? pkg.scripts : {}) as Record<string, unknown>;
+  if (typeof scripts.start === "string" && scripts.start.trim()) return null;
+  const main = typeof pkg.main === "string" && input.files.has(pkg.main.trim()) ? pkg.main.trim() : null;
+  const entry = main ?? ENTRY_CANDIDATES.find((f) => input.files.has(f));
+  if (!entry) return null;
+  const after = stringifyLike(text, { ...pkg, scripts: { ...scripts, start: `node ${entry}` } });
+  return { rule: "missing_start_script", kind: "source_patch", summary: `package.json has no start script: add "start": "node ${entry}" (${main ? "its main file" : "the entry file found at the root"}).`, ...patch("package.json", text, after) };
+}
+
+function healthPathNotFound(input: TFixInput): TProposal | null {
+  const plan = input.descriptor?.build_plan;
+  if (!plan || plan.health.path === "/") return null;
+  const is404 = input.finding.code === "health_path_not_found" || (input.finding.code === "health_check_failed" && /\b404\b/.test(input.finding.message));
+  if (!is404) return null;
+  return {
+    rule: "health_path_not_found", kind: "descriptor_edit",
+    summary: `The health path ${plan.health.path} answers 404: check "/" instead (build_plan.health.path).`,
+    edits: { build_plan: { health: { path: "/" } } },
+  };
+}
+
+function capabilitiesSchema(input: TFixInput): TProposal | null {
+  const reason = input.contractRejection?.reason;
+  if (input.finding.code !== "contract_rejected" || (reason !== "unknown_action" && reason !== "unknown_capability")) return null;
+  const text = input.files.get("capabilities.json");
+  if (text === undefined) return null;
+  let doc: { capabilities?: unknown };
+  try {
+    doc = JSON.parse(text) as { capabilities?: unknown };
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(doc.capabilities)) return null;
+  const dropped: string[] = [];
+  const kept = doc.capabilities.flatMap((c: Record<string, unknown>) => {
+    if (!c || typeof c !== "object" || !isCapabilityId(c.id)) {
+      dropped.push(`capability ${JSON.stringify(c?.id)}`);
+      return [];
+    }
+    const known = CAPABILITY_RULES[c.id].actions;
+    const actions = Array.isArray(c.actions) ? c.actions : [];
+    const ok = actions.filter((a) => known.includes(a as string));
+    for (const a of actions) if (!known.includes(a as string)) dropped.push(`action ${JSON.stringify(a)} of ${c.id}`);
+    return ok.length ? [{ ...c, actions: ok }] : (dropped.push(`capability ${c.id} (no known action left)`), []);
+  });
+  if (!dropped.length) return null;
+  const after = stringifyLike(text, { ...doc, capabilities: kept });
+  return { rule: "capabilities_schema", kind: "source_patch", summary: `capabilities.json names what the platform does not offer: drop ${dropped.join(", ")}.`, ...patch("capabilities.json", text, after) };
+}
+
+export function proposeFix(input: TFixInput): TProposal | null {
+  return missingStartScript(input) ?? healthPathNotFound(input) ?? capabilitiesSchema(input);
+}
