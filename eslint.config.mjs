@@ -27,6 +27,15 @@ export default tseslint.config(
     },
   },
   {
+    // e2e specs take `test` from e2e/support/fixtures.ts, whose request, page and capstan check every API response against /v1/openapi.json.
+    files: ["e2e/**/*.spec.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: [{ name: "@playwright/test", importNames: ["test"], message: "import { test, expect } from e2e/support/fixtures: API responses are checked against /v1/openapi.json there" }],
+      }],
+    },
+  },
+  {
     // The hosted-app fixture is a plain CommonJS Node program, as an app author would write it.
     files: ["test/fixtures/**/*.js"],
     languageOptions: { sourceType: "commonjs", globals: { require: "readonly", fetch: "readonly", AbortSignal: "readonly", setTimeout: "readonly" } },

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 
 test.describe("public API surface", () => {
   test("/docs renders the API reference with /v1/ operations", async ({ page }) => {

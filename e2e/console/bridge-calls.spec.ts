@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
-import { expect, test, type Page, type Response } from "@playwright/test";
+import { type Page, type Response } from "@playwright/test";
+import { expect, test } from "../support/fixtures";
 import { startOpenAiServer, type TOpenAiServer } from "../../test/support/openai-server";
 import { bridgeToken, createConfirmedProduct, createWorkspace, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
@@ -51,7 +52,7 @@ test.afterAll(async () => {
 /** Data rows of the page's table (the header row holds column headers, not cells). */
 const dataRows = (page: Page) => page.getByRole("row").filter({ has: page.getByRole("cell") });
 
-test("console Bridge calls: credential, binding, a completed and a denied call, invocations and budgets", async ({ page, request }) => {
+test("console Bridge calls: credential, binding, a completed and a denied call, invocations and budgets", async ({ page, request, capstan }) => {
   test.setTimeout(180_000);
   const server = provider!;
   const ws = await signInAndCreateWorkspace(page, WORKSPACE_NAME);
@@ -152,7 +153,7 @@ test("console Bridge calls: credential, binding, a completed and a denied call, 
   });
 
   await test.step("ai.generate completes with the provider's text and usage; data.kv outside the prefix is denied", async () => {
-    const headers = { authorization: `Bearer ${await bridgeToken(request, client)}` };
+    const headers = { authorization: `Bearer ${await bridgeToken(capstan, client)}` };
 
     const generate = await request.post("/v1/capabilities/ai.generate/generate", {
       headers, data: { model_kind: "text", input: { messages: [{ role: "user", content: "Say hello" }] } },

@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "../support/fixtures";
 import { bridgeToken, createConfirmedProduct, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**
@@ -41,7 +42,7 @@ async function fillIdentity(page: Page, name: string) {
   await product.selectOption({ index: 1 });
 }
 
-test("console service identities: Bridge permissions are chosen at creation, listed and enforced", async ({ page, request }) => {
+test("console service identities: Bridge permissions are chosen at creation, listed and enforced", async ({ page, request, capstan }) => {
   test.setTimeout(120_000);
   const ws = await signInAndCreateWorkspace(page, WORKSPACE_NAME);
 
@@ -120,7 +121,7 @@ test("console service identities: Bridge permissions are chosen at creation, lis
   });
 
   await test.step("the Bridge lets the identity get, and denies set with permission_denied", async () => {
-    const headers = { authorization: `Bearer ${await bridgeToken(request, client)}` };
+    const headers = { authorization: `Bearer ${await bridgeToken(capstan, client)}` };
     const get = await request.post("/v1/capabilities/data.kv/get", { headers, data: { key: "/app/greeting" } });
     expect(get.status(), await get.text()).toBe(200);
     expect(await get.json()).toMatchObject({ outcome: "completed", output: { key: "/app/greeting", found: false } });

@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/fixtures";
 import { createConfirmedProduct, deployRevision, makeDeployableAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**

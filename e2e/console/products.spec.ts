@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "../support/fixtures";
 import { createProductAndOpenRevision, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**

@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { bridgeToken as issueBridgeToken, type CapstanClient } from "@capstan/client";
 
 /**
  * Shared steps of the console e2e specs. The bootstrap admin is set in
@@ -82,13 +83,9 @@ export async function createConfirmedProduct(page: Page, ws: string, repoDir: st
   await expect(page.getByText("Descriptor confirmed")).toBeVisible();
 }
 
-/** A Bridge access token for a service identity (client_credentials). */
-export async function bridgeToken(request: APIRequestContext, client: { id: string; secret: string }): Promise<string> {
-  const res = await request.post("/v1/oauth/token", {
-    form: { grant_type: "client_credentials", client_id: client.id, client_secret: client.secret },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
+/** A Bridge access token for a service identity (client_credentials), through the generated client (the `capstan` fixture). */
+export async function bridgeToken(capstan: CapstanClient, client: { id: string; secret: string }): Promise<string> {
+  return issueBridgeToken(capstan, client.id, client.secret);
 }
 
 /**
