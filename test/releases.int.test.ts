@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processPlannedDeployments } from "@/server/domain/deployments/apply.service";
 import { processReleaseWindows } from "@/server/domain/releases/release-window.service";
+import { readSnapshotFile } from "@/server/domain/source/snapshot";
+import { blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
 import { runner } from "@/server/runtime";
@@ -46,6 +48,7 @@ const releaseBody = (productId: string, versionId: string, over: Record<string, 
 /** A 500 on `/` and a healthy /health: deploys fine, fails the smoke check. */
 const BROKEN_ROOT = `require("node:http").createServer((req, res) => { if (req.url === "/health") return res.end("ok"); res.statusCode = 500; res.end("broken"); }).listen(Number(process.env.PORT), "127.0.0.1");`;
 
+let unconfirmedFinding: string;
 let passing: { productId: string; revisionId: string; evaluation: any; version: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe("evaluations and versions", () => {
@@ -106,6 +109,7 @@ describe("evaluations and versions", () => {
     expect(e.checks.map((c: { status: string }) => c.status)).toEqual(["failed", "skipped", "skipped", "skipped", "skipped", "skipped"]);
     expect(e.findings[0]).toMatchObject({ check: "descriptor", code: "descriptor_unconfirmed" });
     expect(e.deployment_id).toBeNull();
+    unconfirmedFinding = e.findings[0].id;
   });
 
   it("refuses unknown fields, other workspaces' revisions and viewers-from-elsewhere", async () => {
@@ -265,5 +269,108 @@ describe("releases", () => {
     expect((await api("POST", `/v1/workspaces/${strangerWs}/releases/${first.id}:approve`, { token: stranger.token, body: {} })).status).toBe(404);
     expect((await get(`/releases/${first.id}`, stranger.token)).status).toBe(403);
     expect(must(await api("GET", `/v1/workspaces/${strangerWs}/releases`, { token: stranger.token }), 200, "list").items).toEqual([]);
+  });
+});
+
+describe("fixes", () => {
+  const fixes = (prod: string, rev: string) => `/products/${prod}/revisions/${rev}/fixes`;
+  const codes = (r: { findings: Array<{ code: string }> }) => r.findings.map((f) => f.code);
+
+  it("a missing start script: a patch for the failing evaluation's finding; approving it freezes a new revision that evaluates green", async () => {
+    const app = await confirmedApp(owner, ws, { scripts: { start: undefined as unknown as string } }, HEALTH_EDIT);
+    const rev = must(await get(`/revisions/${app.revisionId}`), 200, "rev");
+    expect(codes(rev)).toContain("no_start_command");
+    const failed = await evaluate(owner, ws, app.revisionId);
+    expect(failed.status).toBe("failed");
+    expect(failed.checks.find((c: { name: string }) => c.name === "deployment").status).toBe("failed");
+    const depFinding = failed.findings.find((f: { check: string; code: string }) => f.check === "deployment" && f.code === "deployment_failed");
+    expect(depFinding).toBeDefined();
+
+    const fix = must(await post(fixes(app.productId, app.revisionId), { finding_id: depFinding.id }, developer.token), 201, "fix");
+    expect(fix).toMatchObject({
+      status: "proposed", rule: "missing_start_script", kind: "source_patch", new_revision_id: null, decision: null, descriptor_edits: null,
+      finding: { id: depFinding.id, check: "deployment", code: "deployment_failed" }, revision_id: app.revisionId,
+    });
+    expect(fix.id).toMatch(/^fix_/);
+    expect(fix.diff.startsWith("--- a/package.json\n+++ b/package.json\n@@ ")).toBe(true);
+    const added = fix.diff.split("\n").filter((l: string) => l.startsWith("+") && !l.startsWith("+++"));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toContain('"start":"node server.js"');
+    expect(must(await get(`${fixes(app.productId, app.revisionId)}/${fix.id}`), 200, "get")).toEqual(fix);
+    expect(await audits(fix.id)).toEqual(["fix.requested"]);
+
+    // The detection finding gets the same proposal; a rejection says why.
+    const byCode = must(await post(fixes(app.productId, app.revisionId), { finding_code: "no_start_command" }), 201, "by code");
+    expect(byCode).toMatchObject({ rule: "missing_start_script", finding: { id: null, code: "no_start_command" } });
+    expect((await post(`${fixes(app.productId, app.revisionId)}/${byCode.id}:reject`, {})).status).toBe(422);
+    expect(must(await post(`${fixes(app.productId, app.revisionId)}/${byCode.id}:reject`, { note: "duplicate" }), 200, "reject"))
+      .toMatchObject({ status: "rejected", new_revision_id: null, decision: { decision: "reject", note: "duplicate", decided_by: owner.userId } });
+    expect(await audits(byCode.id)).toEqual(["fix.requested", "fix.decided"]);
+
+    const approved = must(await post(`${fixes(app.productId, app.revisionId)}/${fix.id}:approve`, {}), 200, "approve");
+    expect(approved).toMatchObject({ status: "approved", decision: { decision: "approve", decided_by: owner.userId } });
+    expect(approved.new_revision_id).toMatch(/^rev_/);
+    expect(await audits(fix.id)).toEqual(["fix.requested", "fix.decided"]);
+    expect(await post(`${fixes(app.productId, app.revisionId)}/${fix.id}:approve`, {})).toMatchObject({ status: 409, json: { reason: "fix_decided" } });
+    expect(must(await get(fixes(app.productId, app.revisionId)), 200, "list").items.map((f: { id: string }) => f.id).sort()).toEqual([fix.id, byCode.id].sort());
+
+    // The original revision and snapshot are untouched; the new one is a new freeze of the patched source.
+    expect(must(await get(`/revisions/${app.revisionId}`), 200, "original")).toMatchObject({ snapshot: rev.snapshot, descriptor_status: "confirmed" });
+    const fixed = must(await get(`/revisions/${approved.new_revision_id}`), 200, "fixed");
+    expect(fixed).toMatchObject({ product_id: app.productId, descriptor_status: "detected", confirmed_by: null });
+    expect(fixed.snapshot.sha256).not.toBe(rev.snapshot.sha256);
+    expect(codes(fixed)).not.toContain("no_start_command");
+    expect(fixed.descriptor.build_plan.start.command).toBe("npm run start");
+    const pkg = JSON.parse((await readSnapshotFile((await blobStore().get(fixed.snapshot.sha256))!, "package.json"))!.toString("utf8"));
+    expect(pkg.scripts.start).toBe("node server.js");
+    const freeze = must(await get(`/source-freezes/${fixed.source_freeze_id}`), 200, "freeze");
+    expect(freeze).toMatchObject({ status: "frozen", ref: `fix:${fix.id}` });
+
+    must(await post(`/products/${app.productId}/revisions/${fixed.id}/descriptor:confirm`, { edits: HEALTH_EDIT }), 200, "confirm");
+    const green = await evaluate(owner, ws, fixed.id);
+    expect(green).toMatchObject({ status: "passed", verdict: "pass", findings: [] });
+    expect(must(await get(`/versions/${green.version_id}`), 200, "ver")).toMatchObject({ label: "v1", revision_id: fixed.id });
+  });
+
+  it("a contract with an unknown action gets a capabilities.json patch whose revision's contract is valid", async () => {
+    const app = await freezeApp(owner, ws, { capabilities: [kvCapability({ actions: ["get", "teleport"] })] });
+    expect(must(await get(`/revisions/${app.revisionId}`), 200, "rev").capability_contract).toEqual({ status: "rejected", reason: "unknown_action" });
+    const fix = must(await post(fixes(app.productId, app.revisionId), { finding_code: "contract_rejected" }), 201, "fix");
+    expect(fix).toMatchObject({ rule: "capabilities_schema", kind: "source_patch" });
+    expect(fix.summary).toContain("teleport");
+    const approved = must(await post(`${fixes(app.productId, app.revisionId)}/${fix.id}:approve`, { note: "drop it" }), 200, "approve");
+    const fixed = must(await get(`/revisions/${approved.new_revision_id}`), 200, "fixed");
+    expect(fixed.capability_contract).toBeUndefined();
+    must(await post(`/products/${app.productId}/revisions/${fixed.id}/descriptor:confirm`, {}), 200, "confirm");
+    const contract = must(await api("GET", `/v1/workspaces/${ws}/revisions/${fixed.id}/capability-contract`, { token: owner.token }), 200, "contract");
+    expect(contract.capabilities[0].actions).toEqual(["get"]);
+  });
+
+  it("refuses bad input with a problem naming the field and writes nothing; hides other workspaces' fixes", async () => {
+    const before = await db().fix.count({ where: { workspaceId: ws } });
+    const path = fixes(passing.productId, passing.revisionId);
+    const refuse = async (body: unknown, field: string, reason?: string) => {
+      const r = await post(path, body);
+      expect(r.status, r.text).toBe(422);
+      expect(r.json.errors[0].path).toBe(field);
+      if (reason) expect(r.json.reason).toBe(reason);
+    };
+    await refuse({}, "/finding_id");
+    await refuse({ finding_id: unconfirmedFinding, finding_code: "no_start_command" }, "/finding_id");
+    await refuse({ finding_code: "no_start_command" }, "/finding_code", "finding_not_found");
+    await refuse({ finding_id: newId("fnd") }, "/finding_id", "finding_not_found");
+    await refuse({ finding_id: "fnd_nope" }, "/finding_id");
+    const unconfirmedRev = (await db().evaluation.findFirstOrThrow({ where: { findings: { array_contains: [{ id: unconfirmedFinding }] } } })).revisionId;
+    const prod = (await db().revision.findUniqueOrThrow({ where: { id: unconfirmedRev } })).productId;
+    const r = await post(fixes(prod, unconfirmedRev), { finding_id: unconfirmedFinding });
+    expect(r).toMatchObject({ status: 422, json: { reason: "no_fix_rule", errors: [{ path: "/finding_id" }] } });
+    expect(await db().fix.count({ where: { workspaceId: ws } })).toBe(before);
+    // Another product's path, another workspace.
+    expect((await post(fixes(prod, passing.revisionId), { finding_code: "x" })).status).toBe(404);
+    expect((await api("POST", `/v1/workspaces/${strangerWs}${path}`, { token: stranger.token, body: { finding_code: "x" } })).status).toBe(404);
+    const any = await db().fix.findFirstOrThrow({ where: { workspaceId: ws } });
+    expect((await api("GET", `/v1/workspaces/${strangerWs}/products/${any.productId}/revisions/${any.revisionId}/fixes/${any.id}`, { token: stranger.token })).status).toBe(404);
+    expect((await api("POST", `/v1/workspaces/${strangerWs}/products/${any.productId}/revisions/${any.revisionId}/fixes/${any.id}:approve`, { token: stranger.token, body: {} })).status).toBe(404);
+    expect((await get(`/products/${any.productId}/revisions/${any.revisionId}/fixes/${any.id}`, stranger.token)).status).toBe(403);
   });
 });

@@ -41,7 +41,11 @@ describe.each([
     const queue: Array<string | null> = [null];
     while (queue.length) {
       const from = queue.shift()!;
-      for (const t of machine.transitions) if (t.from === from && !seen.has(t.to)) (seen.add(t.to), queue.push(t.to));
+      for (const t of machine.transitions) {
+        if (t.from !== from || seen.has(t.to)) continue;
+        seen.add(t.to);
+        queue.push(t.to);
+      }
     }
     expect([...seen].sort()).toEqual([...states].sort());
   });

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import type { TDescriptor } from "@/server/domain/source/source.types";
+import { proposeFix, type TFixInput } from "./fix-rules";
+
+const finding = (code: string, message = "m") => ({ id: null, check: null, code, message });
+const descriptor = (healthPath: string) => ({ build_plan: { health: { path: healthPath, timeout_ms: 1000 } } }) as unknown as TDescriptor;
+const input = (over: Partial<TFixInput>): TFixInput => ({ finding: finding("no_start_command"), descriptor: null, contractRejection: null, files: new Map(), ...over });
+
+describe("missing_start_script", () => {
+  it("adds a start script for the main file, in the file's own indentation", () => {
+    const pkg = '{\n  "name": "a",\n  "main": "lib/app.js"\n}\n';
+    const p = proposeFix(input({ files: new Map([["package.json", pkg], ["lib/app.js", ""], ["server.js", ""]]) }));
+    expect(p).toMatchObject({ rule: "missing_start_script", kind: "source_patch" });
+    if (p?.kind !== "source_patch") throw new Error("no patch");
+    expect(JSON.parse(p.files[0]!.after)).toEqual({ name: "a", main: "lib/app.js", scripts: { start: "node lib/app.js" } });
+    expect(p.files[0]!.after).toContain('\n  "scripts": {\n    "start": "node lib/app.js"\n  }\n}\n');
+    expect(p.diff).toContain('-  "main": "lib/app.js"');
+  });
+
+  it("does nothing when a start script exists, no entry file exists, or the finding is not about starting", () => {
+    expect(proposeFix(input({ files: new Map([["package.json", '{"scripts":{"start":"x"}}'], ["server.js", ""]]) }))).toBeNull();
+    expect(proposeFix(input({ files: new Map([["package.json", "{}"]]) }))).toBeNull();
+    expect(proposeFix(input({ finding: finding("smoke_server_error"), files: new Map([["package.json", "{}"], ["server.js", ""]]) }))).toBeNull();
+  });
+});
+
+describe("health_path_not_found", () => {
+  it("proposes checking / when the health path answers 404", () => {
+    expect(proposeFix(input({ finding: finding("health_path_not_found"), descriptor: descriptor("/healthz") }))).toMatchObject({
+      rule: "health_path_not_found", kind: "descriptor_edit", edits: { build_plan: { health: { path: "/" } } },
+    });
+    expect(proposeFix(input({ finding: finding("health_check_failed", "GET /healthz answered 404"), descriptor: descriptor("/healthz") }))?.rule).toBe("health_path_not_found");
+    expect(proposeFix(input({ finding: finding("health_check_failed", "GET /healthz answered 503"), descriptor: descriptor("/healthz") }))).toBeNull();
+    expect(proposeFix(input({ finding: finding("health_path_not_found"), descriptor: descriptor("/") }))).toBeNull();
+  });
+});
+
+describe("capabilities_schema", () => {
+  it("drops unknown actions and unknown capabilities", () => {
+    const doc = JSON.stringify({ capabilities: [{ id: "data.kv", actions: ["get", "fly"] }, { id: "time.travel", actions: ["go"] }] });
+    const p = proposeFix(input({ finding: finding("contract_rejected"), contractRejection: { reason: "unknown_action" }, files: new Map([["capabilities.json", doc]]) }));
+    if (p?.kind !== "source_patch") throw new Error("no patch");
+    expect(JSON.parse(p.files[0]!.after)).toEqual({ capabilities: [{ id: "data.kv", actions: ["get"] }] });
+    expect(p.summary).toContain('action "fly" of data.kv');
+    expect(p.summary).toContain('capability "time.travel"');
+    expect(proposeFix(input({ finding: finding("contract_rejected"), contractRejection: { reason: "scope_invalid" }, files: new Map([["capabilities.json", doc]]) }))).toBeNull();
+  });
+});
