@@ -198,11 +198,11 @@ export async function ensureSigningKey(): Promise<void> {
 
 /**
  * Records that `kid` signed a token expiring at `expSeconds`: signed_until
- * moves to at least exp + slack (slack = min(5 min, ttl)), so a busy signer
- * writes once per slack, not per token.
+ * moves to at least exp + slack (a tenth of the lifetime, 1 s..5 min), so a
+ * busy signer writes once per slack, not per token (bridge tokens: once a minute).
  */
 export async function noteSigned(kid: string, expSeconds: number, ttlSeconds: number): Promise<number> {
-  const until = new Date((expSeconds + Math.min(300, ttlSeconds)) * 1000);
+  const until = new Date((expSeconds + Math.min(300, Math.max(1, Math.ceil(ttlSeconds / 10)))) * 1000);
   await db().$executeRaw`UPDATE signing_keys SET signed_until = GREATEST(signed_until, ${until}) WHERE kid = ${kid}`;
   return until.getTime();
 }
