@@ -14,6 +14,8 @@ import { formatDateTime, formatUnits } from "./format";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
 import { DeploymentsCard } from "./product-deployments";
+import { EvaluationsCard, VersionsCard } from "./revision-evaluations";
+import { FixesCard } from "./revision-fixes";
 import { ContractStatusBadge, DescriptorStatusBadge } from "./product-view";
 import { FreezeProgress, idLinkClass, stillFreezing } from "./products-view";
 import { Code, DescriptorFindings, DescriptorSummary, None } from "./revision-descriptor";
@@ -170,6 +172,14 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
         ) : null}
 
         <ContractCard ws={ws} revision={r} />
+
+        {r.descriptor_status === "confirmed" || r.descriptor_status === "detected" ? (
+          <>
+            <EvaluationsCard ws={ws} rev={r.id} productId={r.product_id} canRun={hasRole(role, "developer")} />
+            <VersionsCard ws={ws} rev={r.id} productId={r.product_id} canRelease={hasRole(role, "developer")} />
+            <FixesCard ws={ws} rev={r.id} productId={r.product_id} canDecide={hasRole(role, "developer")} />
+          </>
+        ) : null}
 
         {r.descriptor_status === "confirmed" ? (
           <DeploymentsCard

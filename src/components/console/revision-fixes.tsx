@@ -1,0 +1,82 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Check, X } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { problemOf, useTRPC } from "@/lib/trpc/client";
+import type { TFix } from "@/server/domain/releases/releases.contract";
+import { workspaceHref } from "./nav-config";
+import { idLinkClass } from "./products-view";
+import { FixStatusBadge } from "./release-status";
+
+function Diff({ fix }: { fix: TFix }) {
+  const text = fix.diff ?? JSON.stringify(fix.descriptor_edits, null, 2);
+  return (
+    <pre aria-label={`Change proposed by ${fix.id}`} className="overflow-x-auto rounded-md bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100">
+      {text.split("\n").map((line, i) => (
+        <div key={i} className={line.startsWith("+") && !line.startsWith("+++") ? "text-emerald-300" : line.startsWith("-") && !line.startsWith("---") ? "text-rose-300" : undefined}>
+          {line || " "}
+        </div>
+      ))}
+    </pre>
+  );
+}
+
+/** Proposed fixes of a revision, each a diff (or descriptor edit) with approve / reject. */
+export function FixesCard({ ws, rev, productId, canDecide }: { ws: string; rev: string; productId: string; canDecide: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [notes, setNotes] = useState<Record<string, string>>({});
+  const fixes = useQuery(trpc.releases.fixes.queryOptions({ ws, prod: productId, rev, limit: 20, order: "desc" }));
+  const refresh = () => queryClient.invalidateQueries(trpc.releases.fixes.pathFilter());
+  const approve = useMutation(trpc.releases.approveFix.mutationOptions({ onSuccess: refresh }));
+  const reject = useMutation(trpc.releases.rejectFix.mutationOptions({ onSuccess: refresh }));
+  const items = fixes.data?.items ?? [];
+  if (!items.length) return null;
+  const failure = problemOf(approve.error ?? reject.error);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Fixes</CardTitle>
+        <CardDescription>Changes proposed for this revision&apos;s findings. Approving one freezes a new revision from the patched source; this one stays as it is.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-5">
+        {failure ? <Alert problem={failure} /> : null}
+        {items.map((f) => (
+          <section key={f.id} aria-label={`Fix ${f.id}`} className="space-y-2">
+            <p className="flex flex-wrap items-center gap-2 text-sm">
+              <FixStatusBadge status={f.status} />
+              <code className="font-mono text-xs">{f.rule}</code>
+              <span>{f.summary}</span>
+            </p>
+            <Diff fix={f} />
+            {f.status === "proposed" && canDecide ? (
+              <div className="flex flex-wrap items-center gap-2">
+                <Button size="sm" onClick={() => approve.mutate({ ws, prod: productId, rev, fix: f.id })} disabled={approve.isPending}>
+                  <Check aria-hidden="true" />
+                  Approve fix
+                </Button>
+                <Input aria-label="Why reject" placeholder="Why reject?" className="h-8 w-56" value={notes[f.id] ?? ""} onChange={(e) => setNotes({ ...notes, [f.id]: e.target.value })} />
+                <Button size="sm" variant="secondary" disabled={!notes[f.id]?.trim() || reject.isPending} onClick={() => reject.mutate({ ws, prod: productId, rev, fix: f.id, note: notes[f.id]!.trim() })}>
+                  <X aria-hidden="true" />
+                  Reject fix
+                </Button>
+              </div>
+            ) : null}
+            {f.new_revision_id ? (
+              <p className="text-sm">
+                New revision: <Link className={idLinkClass} href={workspaceHref(ws, `/revisions/${f.new_revision_id}`)}>{f.new_revision_id}</Link>
+              </p>
+            ) : null}
+            {f.decision?.decision === "reject" ? <p className="text-sm text-slate-600">Rejected: {f.decision.note}</p> : null}
+          </section>
+        ))}
+      </CardContent>
+    </Card>
+  );
+}
