@@ -65,7 +65,7 @@ const ZEnv = z.object({
   CAPSTAN_SURFACE_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).default(10 * 1024 * 1024),
   CAPSTAN_SURFACE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** Custom domains: DNS verification and routing records. */
-  CAPSTAN_DNS_SERVERS: z.string().regex(/^[0-9a-fA-F.:\[\], ]*$/, "comma-separated IP[:port] list").default(""),
+  CAPSTAN_DNS_SERVERS: z.string().regex(/^[0-9a-fA-F.:[\], ]*$/, "comma-separated IP[:port] list").default(""),
   CAPSTAN_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3_000),
   CAPSTAN_DOMAIN_CNAME_TARGET: z.string().regex(/^[a-z0-9.-]+$/).optional(),
   CAPSTAN_DOMAIN_APEX_ADDRESSES: z.string().regex(/^[0-9a-fA-F.:, ]*$/, "comma-separated IP addresses").default(""),
