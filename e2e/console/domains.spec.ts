@@ -1,6 +1,6 @@
 import http from "node:http";
 import { rmSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/fixtures";
 import { startDnsServer, type TDnsServer } from "../../test/support/dns-server";
 import { createConfirmedProduct, deployRevision, makeDeployableAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
