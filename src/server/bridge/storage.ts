@@ -3,6 +3,7 @@ import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";
+import { likeLiteral } from "@/server/platform/like";
 import type { TUsage } from "./bridge.contract";
 import { bindingSecret, candidateBindings, providerOrder, type TAudits } from "./bindings";
 import { Deny, ProviderError } from "./errors";
@@ -174,7 +175,7 @@ async function runPlatform(t: TTarget, action: string, body: Record<string, unkn
       const limit = Number(body.limit ?? 50);
       const after = body.cursor ? Buffer.from(String(body.cursor), "base64url").toString("utf8") : undefined;
       const rows = await db().storageObject.findMany({
-        where: { workspaceId: t.workspaceId, productId: t.productId, key: { startsWith: String(body.prefix), ...(after ? { gt: after } : {}) } },
+        where: { workspaceId: t.workspaceId, productId: t.productId, key: { startsWith: likeLiteral(String(body.prefix)), ...(after ? { gt: after } : {}) } },
         orderBy: { key: "asc" },
         take: limit + 1,
       });

@@ -1,4 +1,5 @@
 import { db, type TTx } from "@/server/platform/db/client";
+import { likeLiteral } from "@/server/platform/like";
 
 /**
  * data.kv, platform-owned, in PostgreSQL. Keys are per product. Updating an
@@ -84,7 +85,7 @@ export async function kvList(
 ): Promise<{ keys: string[]; next_cursor: string | null }> {
   const rows = await db().kvEntry.findMany({
     where: {
-      workspaceId: t.workspaceId, productId: t.productId, key: { startsWith: prefix, ...(after ? { gt: after } : {}) },
+      workspaceId: t.workspaceId, productId: t.productId, key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) },
     },
     select: { key: true },
     orderBy: { key: "asc" },

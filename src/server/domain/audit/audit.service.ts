@@ -1,6 +1,7 @@
 import type { AuditRecord, OutboxEvent, Prisma } from "@/generated/prisma/client";
 import { verifyAuditChain, type TAuditAction } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
+import { likeLiteral } from "@/server/platform/like";
 import { AppError, notFound } from "@/server/platform/errors";
 import { eventSchemaUrl } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
@@ -24,7 +25,7 @@ export function canSeeAction(role: TRole, action: string): boolean {
 
 function visibilityWhere(role: TRole): Prisma.AuditRecordWhereInput {
   if (roleAtLeast(role, "admin")) return {};
-  return { NOT: RESTRICTED_AUDIT_PREFIXES.map((p) => ({ action: { startsWith: p } })) };
+  return { NOT: RESTRICTED_AUDIT_PREFIXES.map((p) => ({ action: { startsWith: likeLiteral(p) } })) };
 }
 
 export function toAuditRecord(r: AuditRecord): TAuditRecord {
