@@ -6,7 +6,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVer
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken } from "@/server/domain/identity/tokens.service";
+import { createApiToken, issueTokenForEmail } from "@/server/domain/identity/tokens.service";
 import { authenticateBridgeToken } from "@/server/domain/service-identities/token.service";
 import { deliverDue, dispatchOutbox } from "@/server/domain/webhooks/delivery.service";
 import { db } from "@/server/platform/db/client";
@@ -322,7 +322,7 @@ describe("webhook secrets", () => {
     const oldSecret = created.json.secret as string;
     const wb = created.json.id as string;
     const plain = await deliverOne(1);
-    expect(plain.headers["webhook-signature"].split(" ")).toHaveLength(1);
+    expect(plain.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
 
     const r = await api("POST", `${whPath(wb)}:rotate-secret`, { token: owner.token, body: { previous_secret_expires_in: 3 } });
     expect(r.status, r.text).toBe(200);
@@ -336,7 +336,7 @@ describe("webhook secrets", () => {
     for (let i = 0; i < 2; i++) {
       const d = await deliverOne(10 + i);
       expect(Date.now()).toBeLessThan(Date.parse(expiresAt));
-      const sigs = d.headers["webhook-signature"].split(" ");
+      const sigs = d.headers["webhook-signature"]!.split(" ");
       expect(sigs).toHaveLength(2);
       for (const s of sigs) expect(s).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
       expect(verifies(oldSecret, d)).toEqual({ standardwebhooks: true, svix: true });
@@ -345,7 +345,7 @@ describe("webhook secrets", () => {
 
     await pastInstant(expiresAt);
     const after = await deliverOne(20);
-    expect(after.headers["webhook-signature"].split(" ")).toHaveLength(1);
+    expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(verifies(newSecret, after)).toEqual({ standardwebhooks: true, svix: true });
     expect(verifies(oldSecret, after)).toEqual({ standardwebhooks: false, svix: false });
     expect((await api("GET", whPath(wb), { token: owner.token })).json.previous_secret_expires_at).toBeNull();
@@ -372,14 +372,14 @@ describe("webhook secrets", () => {
       return receiver.got.length >= n + 2;
     });
     const mine = receiver.got.slice(n).find((d) => verifies(r.json.secret, d).svix)!;
-    expect(mine.headers["webhook-signature"].split(" ")).toHaveLength(1);
+    expect(mine.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(verifies(created.json.secret, mine)).toEqual({ standardwebhooks: false, svix: false });
   });
 
   it("bad input: negative or too long an overlap, a deleted subscription, a rotation during an overlap, concurrent rotations", async () => {
     const created = await api("POST", whPath(), { token: owner.token, body: { url: `${receiver.url}?bad`, event_types: ["plan.changed"] } });
     const wb = created.json.id as string;
-    const row = () => db().eventSubscription.findUniqueOrThrow({ where: { id: wb } });
+    const row = () => db().eventSubscription.findUniqueOrThrow({ where: { id: wb }, omit: { secretSealed: false, previousSecretSealed: false } });
     const before = await row();
     for (const body of [{ previous_secret_expires_in: -1 }, { previous_secret_expires_in: 7 * 86400 + 1 }, { previous_secret_expires_in: null }, { extra: true }]) {
       expectProblem(await api("POST", `${whPath(wb)}:rotate-secret`, { token: owner.token, body }), 422);
@@ -541,5 +541,19 @@ describe("signing keys", () => {
     const { token } = await createApiToken(owner.userId, "after the emergency", 3600);
     expect(decodeProtectedHeader(token).kid).toBe(newKid);
     expect((await api("GET", "/v1/workspaces", { token })).status).toBe(200);
+  });
+
+  it("GET /v1/platform/signing-keys shows each key's state and when it changes, to platform admins only", async () => {
+    const platformToken = await issueTokenForEmail("admin@example.com", 3600);
+    const r = await api("GET", "/v1/platform/signing-keys", { token: platformToken });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json).toMatchObject({ jwks_max_age_seconds: 1, publish_lead_seconds: 3, clock_skew_seconds: 1 });
+    const items = r.json.items as TSigningKeyView[];
+    expect(items[0]).toMatchObject({ state: "active", retires_at: null, retired_reason: null });
+    expect(items.filter((k) => k.state === "retired").length).toBe(items.length - 1);
+    expect(items.some((k) => k.retired_reason === "emergency")).toBe(true);
+    expect(r.text).not.toMatch(/"d":|private/);
+    const { token } = await createApiToken(owner.userId, "not platform", 600);
+    expectProblem(await api("GET", "/v1/platform/signing-keys", { token }), 403);
   });
 });

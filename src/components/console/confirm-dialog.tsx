@@ -22,6 +22,8 @@ type TConfirmDialogProps = {
   variant?: "danger" | "primary";
   onConfirm: () => void;
   onClose: () => void;
+  /** Optional fields of the action (e.g. how long an old secret keeps working), above the error. */
+  children?: ReactNode;
 };
 
 /**
@@ -40,6 +42,7 @@ export function ConfirmDialog({
   variant = "danger",
   onConfirm,
   onClose,
+  children,
 }: TConfirmDialogProps) {
   return (
     <Dialog
@@ -58,6 +61,7 @@ export function ConfirmDialog({
         </>
       }
     >
+      {children}
       {error ? <Alert problem={problemOf(error)} /> : null}
     </Dialog>
   );

@@ -1,5 +1,5 @@
 import {
-  Activity, Building2, Fingerprint, Gauge, Globe, Hourglass, KeyRound, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Users, Webhook,
+  Activity, Building2, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Users, Webhook,
   type LucideIcon,
 } from "lucide-react";
 import type { TRole } from "@/server/domain/identity/access.service";
@@ -40,6 +40,8 @@ export const WORKSPACE_NAV: TWorkspaceNavItem[] = [
 export const ACCOUNT_NAV: TAccountNavItem[] = [
   { label: "All workspaces", icon: Building2, href: "/console" },
   { label: "API tokens", icon: KeyRound, href: "/console/tokens" },
+  // Platform owners and admins only (others get a 403 on the page).
+  { label: "Signing keys", icon: KeySquare, href: "/console/signing-keys" },
 ];
 
 export const workspaceHref = (ws: string, path = "") => `/console/w/${encodeURIComponent(ws)}${path}`;

@@ -19,6 +19,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
 import { SecretField } from "./one-time-secret";
+import { OverlapField, SecretState } from "./secret-rotation";
 import { AdminOnly } from "./admin-only";
 import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
@@ -305,7 +306,7 @@ function CreateIdentityForm({ ws, onSecret }: { ws: string; onSecret: (s: TSecre
   );
 }
 
-type TConfirm = { kind: "rotate" | "revoke"; identity: TIdentity } | null;
+type TConfirm = { kind: "rotate" | "revoke" | "revoke-previous"; identity: TIdentity } | null;
 
 function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) => void }) {
   const trpc = useTRPC();
@@ -314,6 +315,7 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
     trpc.serviceIdentities.list.infiniteQueryOptions({ ws, limit: 50, order: "desc" }, { getNextPageParam: (p) => p.next_cursor ?? undefined }),
   );
   const [confirm, setConfirm] = useState<TConfirm>(null);
+  const [overlap, setOverlap] = useState(0);
   const invalidate = () => queryClient.invalidateQueries(trpc.serviceIdentities.list.pathFilter());
   const rotate = useMutation(
     trpc.serviceIdentities.rotateSecret.mutationOptions({
@@ -332,8 +334,17 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
       },
     }),
   );
+  const revokePrevious = useMutation(
+    trpc.serviceIdentities.revokePreviousSecret.mutationOptions({
+      onSuccess: async () => {
+        setConfirm(null);
+        await invalidate();
+      },
+    }),
+  );
   const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
   const rotating = confirm?.kind === "rotate";
+  const action = confirm?.kind === "rotate" ? rotate : confirm?.kind === "revoke-previous" ? revokePrevious : revoke;
 
   return (
     <>
@@ -355,6 +366,7 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
                   <TableHead>Federation</TableHead>
                   <TableHead>Bridge permissions</TableHead>
                   <TableHead>Status</TableHead>
+                  <TableHead>Client secret</TableHead>
                   <TableHead>Last token</TableHead>
                   <TableHead><span className="sr-only">Actions</span></TableHead>
                 </TableRow>
@@ -386,16 +398,32 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
                       {si.status === "active" ? <Badge tone="success">Active</Badge> : <Badge tone="danger">Revoked</Badge>}
                       {si.revoked_at ? <div className="pt-1 text-xs text-slate-500">{formatDateTime(si.revoked_at)}</div> : null}
                     </TableCell>
+                    <TableCell>
+                      {si.status === "active" ? (
+                        <SecretState rotatedAt={si.secret_rotated_at} previousExpiresAt={si.previous_secret_expires_at} />
+                      ) : (
+                        "—"
+                      )}
+                    </TableCell>
                     <TableCell>{formatDateTime(si.last_token_at)}</TableCell>
                     <TableCell>
                       {si.status === "active" ? (
                         <div className="flex flex-wrap justify-end gap-2">
-                          <Button variant="secondary" size="sm" onClick={() => {
+                          <Button variant="secondary" size="sm" disabled={si.previous_secret_expires_at !== null} title={si.previous_secret_expires_at ? "Revoke the previous secret (or wait until it expires) before rotating again" : undefined} onClick={() => {
                               rotate.reset();
+                              setOverlap(0);
                               setConfirm({ kind: "rotate", identity: si });
                             }}>
                             Rotate secret<span className="sr-only"> of {si.name}</span>
                           </Button>
+                          {si.previous_secret_expires_at ? (
+                            <Button variant="secondary" size="sm" onClick={() => {
+                                revokePrevious.reset();
+                                setConfirm({ kind: "revoke-previous", identity: si });
+                              }}>
+                              Revoke previous secret<span className="sr-only"> of {si.name}</span>
+                            </Button>
+                          ) : null}
                           <Button variant="danger" size="sm" onClick={() => {
                               revoke.reset();
                               setConfirm({ kind: "revoke", identity: si });
@@ -416,24 +444,38 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
       <ConfirmDialog
         open={confirm !== null}
         onClose={() => setConfirm(null)}
-        title={rotating ? "Rotate the client secret?" : "Revoke this service identity?"}
+        title={rotating ? "Rotate the client secret?" : confirm?.kind === "revoke-previous" ? "Revoke the previous client secret?" : "Revoke this service identity?"}
         description={
           confirm?.kind === "rotate"
-            ? `The current secret of "${confirm.identity.name}" stops working at once, and so do Bridge tokens obtained with it. Update your deployment with the new secret.`
-            : `"${confirm?.identity.name ?? ""}" can no longer get tokens, and its existing Bridge tokens stop working within seconds. This cannot be undone.`
+            ? `"${confirm.identity.name}" gets a new secret, shown once. Choose how long the current one keeps working, so running apps can switch without downtime.`
+            : confirm?.kind === "revoke-previous"
+              ? `The previous secret of "${confirm.identity.name}" stops working now, and so do Bridge tokens obtained with it (within seconds).`
+              : `"${confirm?.identity.name ?? ""}" can no longer get tokens, and its existing Bridge tokens stop working within seconds. This cannot be undone.`
         }
-        variant={confirm?.kind === "revoke" ? "danger" : "primary"}
+        variant={confirm?.kind === "rotate" ? "primary" : "danger"}
         confirmLabel={rotating ? "Rotate secret" : "Revoke"}
         pendingLabel={rotating ? "Rotating…" : "Revoking…"}
-        pending={rotating ? rotate.isPending : revoke.isPending}
-        disabled={rotate.isPending || revoke.isPending}
-        error={rotating ? rotate.error : revoke.error}
+        pending={action.isPending}
+        disabled={rotate.isPending || revoke.isPending || revokePrevious.isPending}
+        error={action.error}
         onConfirm={() => {
           if (!confirm) return;
-          if (confirm.kind === "rotate") rotate.mutate({ ws, svc: confirm.identity.id });
+          if (confirm.kind === "rotate") rotate.mutate({ ws, svc: confirm.identity.id, previous_secret_expires_in: overlap });
+          else if (confirm.kind === "revoke-previous") revokePrevious.mutate({ ws, svc: confirm.identity.id });
           else revoke.mutate({ ws, svc: confirm.identity.id });
         }}
-      />
+      >
+        {rotating ? (
+          <OverlapField
+            id="si-rotate-overlap"
+            value={overlap}
+            onChange={setOverlap}
+            hint={overlap === 0
+              ? "The current secret and every Bridge token obtained with it stop working at once."
+              : "Until then both secrets get tokens; tokens obtained with the old one live until they expire (10 minutes). You can revoke the old secret early."}
+          />
+        ) : null}
+      </ConfirmDialog>
     </>
   );
 }

@@ -18,6 +18,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
 import { OneTimeSecret } from "./one-time-secret";
+import { OverlapField, SecretState } from "./secret-rotation";
 import { AdminOnly } from "./admin-only";
 import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
@@ -245,7 +246,7 @@ function DeliveriesPanel({ ws, endpoint }: { ws: string; endpoint: TEndpoint }) 
   );
 }
 
-type TConfirm = { kind: "rotate" | "delete"; endpoint: TEndpoint } | null;
+type TConfirm = { kind: "rotate" | "delete" | "revoke-previous"; endpoint: TEndpoint } | null;
 
 function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string, secret: string) => void }) {
   const trpc = useTRPC();
@@ -255,6 +256,7 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
   );
   const [open, setOpen] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<TConfirm>(null);
+  const [overlap, setOverlap] = useState(86_400);
   const invalidate = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
   const rotate = useMutation(
     trpc.webhooks.rotateSecret.mutationOptions({
@@ -274,9 +276,18 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
       },
     }),
   );
+  const revokePrevious = useMutation(
+    trpc.webhooks.revokePreviousSecret.mutationOptions({
+      onSuccess: async () => {
+        setConfirm(null);
+        await invalidate();
+      },
+    }),
+  );
   const rows = endpoints.data?.pages.flatMap((p) => p.items) ?? [];
   const openEndpoint = rows.find((r) => r.id === open);
   const rotating = confirm?.kind === "rotate";
+  const action = confirm?.kind === "rotate" ? rotate : confirm?.kind === "revoke-previous" ? revokePrevious : remove;
 
   return (
     <>
@@ -294,6 +305,7 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
                   <TableHead>Endpoint</TableHead>
                   <TableHead>Events</TableHead>
                   <TableHead>Status</TableHead>
+                  <TableHead>Signing secret</TableHead>
                   <TableHead>Created</TableHead>
                   <TableHead>
                     <span className="sr-only">Actions</span>
@@ -328,6 +340,9 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
                         </>
                       )}
                     </TableCell>
+                    <TableCell>
+                      <SecretState rotatedAt={e.secret_rotated_at} previousExpiresAt={e.previous_secret_expires_at} />
+                    </TableCell>
                     <TableCell>{formatDateTime(e.created_at)}</TableCell>
                     <TableCell>
                       <div className="flex flex-wrap justify-end gap-2">
@@ -344,13 +359,28 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
                         <Button
                           variant="secondary"
                           size="sm"
+                          disabled={e.previous_secret_expires_at !== null}
+                          title={e.previous_secret_expires_at ? "Revoke the previous secret (or wait until it expires) before rotating again" : undefined}
                           onClick={() => {
                             rotate.reset();
+                            setOverlap(86_400);
                             setConfirm({ kind: "rotate", endpoint: e });
                           }}
                         >
                           Rotate secret<span className="sr-only"> of {e.url}</span>
                         </Button>
+                        {e.previous_secret_expires_at ? (
+                          <Button
+                            variant="secondary"
+                            size="sm"
+                            onClick={() => {
+                              revokePrevious.reset();
+                              setConfirm({ kind: "revoke-previous", endpoint: e });
+                            }}
+                          >
+                            Revoke previous secret<span className="sr-only"> of {e.url}</span>
+                          </Button>
+                        ) : null}
                         <Button
                           variant="danger"
                           size="sm"
@@ -377,24 +407,38 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
       <ConfirmDialog
         open={confirm !== null}
         onClose={() => setConfirm(null)}
-        title={rotating ? "Rotate the signing secret?" : "Delete this endpoint?"}
+        title={rotating ? "Rotate the signing secret?" : confirm?.kind === "revoke-previous" ? "Stop signing with the previous secret?" : "Delete this endpoint?"}
         description={
           confirm?.kind === "rotate"
-            ? `The old secret of ${confirm.endpoint.url} stops working at once; update the receiver with the new one. A disabled endpoint is re-enabled.`
-            : `${confirm?.endpoint.url ?? ""} gets no more events, and its delivery history and dead letters are removed. This cannot be undone.`
+            ? `${confirm.endpoint.url} gets a new secret, shown once. A disabled endpoint is re-enabled.`
+            : confirm?.kind === "revoke-previous"
+              ? `Deliveries to ${confirm.endpoint.url} carry only the new secret's signature from now on; a receiver still holding the old secret fails them.`
+              : `${confirm?.endpoint.url ?? ""} gets no more events, and its delivery history and dead letters are removed. This cannot be undone.`
         }
-        variant={confirm?.kind === "delete" ? "danger" : "primary"}
-        confirmLabel={rotating ? "Rotate secret" : "Delete endpoint"}
-        pendingLabel={rotating ? "Rotating…" : "Deleting…"}
-        pending={rotating ? rotate.isPending : remove.isPending}
-        disabled={rotate.isPending || remove.isPending}
-        error={rotating ? rotate.error : remove.error}
+        variant={confirm?.kind === "rotate" ? "primary" : "danger"}
+        confirmLabel={rotating ? "Rotate secret" : confirm?.kind === "revoke-previous" ? "Stop old secret" : "Delete endpoint"}
+        pendingLabel={rotating ? "Rotating…" : confirm?.kind === "revoke-previous" ? "Stopping…" : "Deleting…"}
+        pending={action.isPending}
+        disabled={rotate.isPending || remove.isPending || revokePrevious.isPending}
+        error={action.error}
         onConfirm={() => {
           if (!confirm) return;
-          if (confirm.kind === "rotate") rotate.mutate({ ws, wb: confirm.endpoint.id });
+          if (confirm.kind === "rotate") rotate.mutate({ ws, wb: confirm.endpoint.id, previous_secret_expires_in: overlap });
+          else if (confirm.kind === "revoke-previous") revokePrevious.mutate({ ws, wb: confirm.endpoint.id });
           else remove.mutate({ ws, wb: confirm.endpoint.id });
         }}
-      />
+      >
+        {rotating ? (
+          <OverlapField
+            id="webhook-rotate-overlap"
+            value={overlap}
+            onChange={setOverlap}
+            hint={overlap === 0
+              ? "Deliveries carry only the new secret's signature at once: update the receiver first."
+              : "Until then every delivery carries two signatures (new and old secret), so the receiver verifies with either while you update it."}
+          />
+        ) : null}
+      </ConfirmDialog>
     </>
   );
 }

@@ -88,7 +88,9 @@ export function keySchedules(rows: readonly TKeyRow[], now: number, skewSeconds:
 
 /** Rows that may still be published or sign (retired rows are history). */
 export async function liveKeyRows(client: TTx | ReturnType<typeof db> = db()): Promise<SigningKey[]> {
-  return client.signingKey.findMany({ where: { retiredAt: null }, orderBy: [{ activatesAt: "asc" }, { kid: "asc" }] });
+  return client.signingKey.findMany({
+    where: { retiredAt: null }, orderBy: [{ activatesAt: "asc" }, { kid: "asc" }], omit: { privateJwkSealed: false },
+  });
 }
 
 /** Process-wide key cache lives on globalThis (jwt.ts); a rotation in this process drops it. */

@@ -13,6 +13,7 @@ import { deploymentsRouter } from "@/server/domain/deployments/deployments.route
 import { sessionsRouter } from "@/server/domain/sessions/sessions.router";
 import { releasesRouter } from "@/server/domain/releases/releases.router";
 import { domainsRouter } from "@/server/domain/domains/domains.router";
+import { signingKeysRouter } from "@/server/domain/signing-keys/signing-keys.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -31,6 +32,7 @@ export const appRouter = router({
   sessions: sessionsRouter,
   releases: releasesRouter,
   domains: domainsRouter,
+  signingKeys: signingKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

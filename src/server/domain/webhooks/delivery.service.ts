@@ -78,7 +78,7 @@ export async function deliverDue(): Promise<number> {
   if (!leased.length) return 0;
   const rows = await db().webhookDelivery.findMany({
     where: { id: { in: leased.map((r) => r.id) } },
-    include: { event: true, subscription: true },
+    include: { event: true, subscription: { omit: { secretSealed: false, previousSecretSealed: false } } },
   });
   await Promise.all(rows.map((row) => attempt(row).catch((err) => logger.error("webhook.attempt_crashed", { delivery_id: row.id, error: String(err) }))));
   return rows.length;

@@ -12,7 +12,10 @@ import { iso, isoOrNull } from "@/server/platform/time";
 import { newWebhookSecret } from "./signing";
 import type { TSubscription } from "./webhooks.contract";
 
-export function toSubscription(s: EventSubscription): TSubscription {
+/** A subscription row without its sealed secrets (they are omitted from queries by default). */
+type TSubscriptionRow = Omit<EventSubscription, "secretSealed" | "previousSecretSealed">;
+
+export function toSubscription(s: TSubscriptionRow): TSubscription {
   return {
     id: s.id, workspace_id: s.workspaceId, url: s.url, description: s.description,
     event_types: s.eventTypes as string[], status: s.status as TSubscription["status"],
@@ -27,14 +30,21 @@ export function toSubscription(s: EventSubscription): TSubscription {
 export const DEFAULT_WEBHOOK_OVERLAP_SECONDS = 24 * 3600;
 export const MAX_WEBHOOK_OVERLAP_SECONDS = 7 * 24 * 3600;
 
-/** True while deliveries are also signed with the secret before the last rotation. */
-export function previousSecretInEffect(s: Pick<EventSubscription, "previousSecretSealed" | "previousSecretExpiresAt">, now = Date.now()): boolean {
-  return Boolean(s.previousSecretSealed && s.previousSecretExpiresAt && s.previousSecretExpiresAt.getTime() > now);
+/**
+ * True while deliveries are also signed with the secret before the last
+ * rotation. Read off the expiry alone (a rotation without overlap leaves it
+ * null, an early revocation sets it to that moment), so rows read without
+ * their secret columns answer the same.
+ */
+export function previousSecretInEffect(s: Pick<EventSubscription, "previousSecretExpiresAt">, now = Date.now()): boolean {
+  return Boolean(s.previousSecretExpiresAt && s.previousSecretExpiresAt.getTime() > now);
 }
+
+const WITH_SECRETS = { secretSealed: false, previousSecretSealed: false } as const;
 
 type TCaller = { userId: string; correlationId: string };
 
-async function auditSecret(tx: TTx, caller: TCaller, row: EventSubscription, action: "credential.created" | "credential.revoked", details: Record<string, unknown>) {
+async function auditSecret(tx: TTx, caller: TCaller, row: TSubscriptionRow, action: "credential.created" | "credential.revoked", details: Record<string, unknown>) {
   await writeAudit(tx, {
     workspaceId: row.workspaceId, actor: { kind: "user", id: caller.userId }, action,
     target: { kind: "webhook_secret", id: row.id }, correlationId: caller.correlationId,
@@ -81,7 +91,7 @@ export async function createSubscription(
   return { ...toSubscription(row), secret };
 }
 
-async function findOwned(workspaceId: string, id: string): Promise<EventSubscription> {
+async function findOwned(workspaceId: string, id: string): Promise<TSubscriptionRow> {
   const row = await db().eventSubscription.findUnique({ where: { id } });
   if (!row || row.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
   return row;
@@ -98,8 +108,9 @@ export async function listSubscriptions(workspaceId: string, q: TListQuery): Pro
 }
 
 export async function deleteSubscription(workspaceId: string, id: string): Promise<void> {
-  await findOwned(workspaceId, id);
-  await db().eventSubscription.delete({ where: { id } });
+  // One statement: of two concurrent deletes the loser counts 0 and gets the 404.
+  const { count } = await db().eventSubscription.deleteMany({ where: { id, workspaceId } });
+  if (count === 0) throw notFound(`Event subscription ${id}`);
 }
 
 /**
@@ -122,7 +133,7 @@ export async function rotateSubscriptionSecret(
   }
   const secret = newWebhookSecret();
   const row = await db().$transaction(async (tx) => {
-    const before = await tx.eventSubscription.findUnique({ where: { id } });
+    const before = await tx.eventSubscription.findUnique({ where: { id }, omit: WITH_SECRETS });
     if (!before || before.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
     const now = new Date();
     if (previousSecretInEffect(before, now.getTime())) {
@@ -153,7 +164,7 @@ export async function rotateSubscriptionSecret(
 /** Stops signing with the previous secret now. Idempotent (nothing in effect: unchanged, no audit). */
 export async function revokePreviousSubscriptionSecret(caller: TCaller, workspaceId: string, id: string): Promise<TSubscription> {
   const row = await db().$transaction(async (tx) => {
-    const before = await tx.eventSubscription.findUnique({ where: { id } });
+    const before = await tx.eventSubscription.findUnique({ where: { id }, omit: WITH_SECRETS });
     if (!before || before.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
     if (!previousSecretInEffect(before)) return before;
     const now = new Date();
