@@ -38,6 +38,8 @@ describe("createResponseValidator", () => {
     expect(v.mismatch(res({}))).toBeNull();
     expect(v.mismatch(res({ method: "POST", path: "/v1/things/a:stop", status: 204, headers: {}, text: "" }))).toBeNull();
     expect(v.mismatch(res({ path: "/v1/blobs/abc", headers: { "content-type": "text/plain" }, text: "raw" }))).toBeNull();
+    // Raw bytes that happen to be JSON are still raw bytes under */*.
+    expect(v.mismatch(res({ path: "/v1/blobs/abc", headers: { "content-type": "application/json" }, text: '{"a":1}' }))).toBeNull();
   });
 
   it("names the operation, the status and the first schema error of a body that does not match", () => {

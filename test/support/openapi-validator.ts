@@ -105,7 +105,8 @@ export function createResponseValidator(doc: TJson): TResponseValidator {
     const listed = Object.keys(declared.content);
     const entryKey = listed.find((m) => m.toLowerCase() === media) ?? listed.find((m) => m.toLowerCase() === `${media.split("/")[0]}/*`) ?? listed.find((m) => m === "*/*");
     if (!entryKey) return `${name}: media type ${media || "(none)"} is not listed (listed: ${listed.join(", ")})`;
-    if (!isJsonMedia(media) || !declared.content[entryKey]!.schema) return null;
+    // Raw bytes (a range such as */*, or a non-JSON type): the media type is all a client may rely on.
+    if (!isJsonMedia(media) || !isJsonMedia(entryKey.toLowerCase()) || !declared.content[entryKey]!.schema) return null;
     let body: unknown;
     try {
       body = JSON.parse(r.text);
