@@ -8,7 +8,10 @@ import type { AddressInfo } from "node:net";
  *
  * - PutObject (PUT), GetObject (GET), HeadObject (HEAD), DeleteObject (DELETE)
  *   and ListObjectsV2 (GET /{bucket}?list-type=2 with prefix, max-keys,
- *   continuation-token, start-after), with AWS-style XML answers and errors
+ *   continuation-token, start-after), multipart uploads (CreateMultipartUpload
+ *   POST ?uploads, UploadPart PUT ?partNumber&uploadId, CompleteMultipartUpload
+ *   POST ?uploadId, AbortMultipartUpload DELETE ?uploadId; parts but the last
+ *   must be at least 5 MiB, EntityTooSmall otherwise), with AWS-style XML answers and errors
  *   (NoSuchKey, NoSuchBucket, AccessDenied, InvalidAccessKeyId,
  *   SignatureDoesNotMatch, XAmzContentSHA256Mismatch, ...).
  * - Every request must carry a valid AWS Signature Version 4 Authorization
@@ -21,7 +24,9 @@ import type { AddressInfo } from "node:net";
  *   elsewhere).
  * - Fault modes via behave(): "ok", "500" (InternalError), "503" (SlowDown),
  *   "reset" (the connection is destroyed without an answer), each with an
- *   optional delayMs; close() stops listening (connection refused).
+ *   optional delayMs, and `after` (that many more requests are served normally
+ *   first: an outage in the middle of a multipart upload); close() stops
+ *   listening (connection refused).
  *
  * Every request is remembered in `requests` (method, bucket, key, query,
  * access key id, answer status).
@@ -37,11 +42,13 @@ export type TS3Server = {
   requests: TS3Request[];
   /** bucket -> key -> object */
   buckets: Map<string, Map<string, TS3Object>>;
+  /** Multipart uploads begun and neither completed nor aborted (uploadId -> parts). */
+  multipartUploads: Map<string, { bucket: string; key: string; parts: Map<number, Buffer> }>;
   addBucket(name: string): void;
   addKey(accessKeyId: string, secret: string): void;
   /** Limits the key to these buckets (AccessDenied elsewhere); by default a key may use every bucket. */
   grant(accessKeyId: string, buckets: string[]): void;
-  behave(b: { mode: TS3Mode; delayMs?: number }): void;
+  behave(b: { mode: TS3Mode; delayMs?: number; after?: number }): void;
   close(): Promise<void>;
 };
 
@@ -117,7 +124,8 @@ export async function startS3Server(opts: { region?: string } = {}): Promise<TS3
   const grants = new Map<string, Set<string>>();
   const buckets = new Map<string, Map<string, TS3Object>>();
   const requests: TS3Request[] = [];
-  let behaviour: { mode: TS3Mode; delayMs: number } = { mode: "ok", delayMs: 0 };
+  let behaviour: { mode: TS3Mode; delayMs: number; after: number } = { mode: "ok", delayMs: 0, after: 0 };
+  const multipartUploads = new Map<string, { bucket: string; key: string; contentType: string; metadata: Record<string, string>; parts: Map<number, Buffer> }>();
 
   function verify(req: http.IncomingMessage, rawPath: string, rawQuery: string, body: Buffer): string {
     const auth = parseAuthorization(req.headers.authorization);
@@ -216,15 +224,16 @@ export async function startS3Server(opts: { region?: string } = {}): Promise<TS3
     } catch {
       // reported by verify() below
     }
-    if (behaviour.delayMs) await new Promise((r) => setTimeout(r, behaviour.delayMs));
-    if (behaviour.mode === "reset") {
+    const faulty = behaviour.after > 0 ? (behaviour.after--, false) : true;
+    if (faulty && behaviour.delayMs) await new Promise((r) => setTimeout(r, behaviour.delayMs));
+    if (faulty && behaviour.mode === "reset") {
       record.status = 0;
       req.socket.destroy();
       return;
     }
     try {
-      if (behaviour.mode === "500") throw new S3Error(500, "InternalError", "We encountered an internal error. Please try again.");
-      if (behaviour.mode === "503") throw new S3Error(503, "SlowDown", "Please reduce your request rate.");
+      if (faulty && behaviour.mode === "500") throw new S3Error(500, "InternalError", "We encountered an internal error. Please try again.");
+      if (faulty && behaviour.mode === "503") throw new S3Error(503, "SlowDown", "Please reduce your request rate.");
       const accessKeyId = verify(req, rawPath, rawQuery, body);
       if (!bucketName) throw new S3Error(501, "NotImplemented", "ListBuckets is not supported by this test server");
       const objects = buckets.get(bucketName);
@@ -236,13 +245,60 @@ export async function startS3Server(opts: { region?: string } = {}): Promise<TS3
         if (method === "GET" && query["list-type"] === "2") return listObjectsV2(res, bucketName, objects, query);
         throw new S3Error(501, "NotImplemented", `${method} on a bucket is not supported by this test server`);
       }
+      const metadataOf = () => {
+        const metadata: Record<string, string> = {};
+        for (const [name, value] of Object.entries(req.headers)) {
+          if (name.startsWith("x-amz-meta-")) metadata[name.slice("x-amz-meta-".length)] = String(value);
+        }
+        return metadata;
+      };
+      if (method === "POST" && "uploads" in query) {
+        const uploadId = randomUUID();
+        multipartUploads.set(uploadId, {
+          bucket: bucketName, key, contentType: String(req.headers["content-type"] ?? "binary/octet-stream"), metadata: metadataOf(), parts: new Map(),
+        });
+        return sendXml(res, 200, `<InitiateMultipartUploadResult xmlns="${XMLNS}"><Bucket>${xmlEscape(bucketName)}</Bucket><Key>${xmlEscape(key)}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`);
+      }
+      if (query.uploadId !== undefined) {
+        const upload = multipartUploads.get(query.uploadId);
+        if (!upload || upload.bucket !== bucketName || upload.key !== key) throw new S3Error(404, "NoSuchUpload", "The specified upload does not exist.");
+        if (method === "PUT") {
+          const n = Number(query.partNumber);
+          if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new S3Error(400, "InvalidArgument", "partNumber must be 1..10000");
+          upload.parts.set(n, body);
+          res.writeHead(200, { etag: `"${createHash("md5").update(body).digest("hex")}"`, "content-length": 0, "x-amz-request-id": randomUUID() });
+          res.end();
+          return;
+        }
+        if (method === "DELETE") {
+          multipartUploads.delete(query.uploadId);
+          res.writeHead(204, { "x-amz-request-id": randomUUID() });
+          res.end();
+          return;
+        }
+        if (method === "POST") {
+          const listed = [...body.toString("utf8").matchAll(/<Part>[\s\S]*?<PartNumber>(\d+)<\/PartNumber>[\s\S]*?<\/Part>/g)].map((m) => Number(m[1]));
+          if (!listed.length) throw new S3Error(400, "MalformedXML", "The XML you provided was not well-formed");
+          const chunks: Buffer[] = [];
+          for (const [i, n] of listed.entries()) {
+            const part = upload.parts.get(n);
+            if (!part) throw new S3Error(400, "InvalidPart", `Part ${n} was not uploaded`);
+            if (i > 0 && n <= listed[i - 1]!) throw new S3Error(400, "InvalidPartOrder", "The list of parts was not in ascending order.");
+            if (i < listed.length - 1 && part.length < 5 * 1024 * 1024) throw new S3Error(400, "EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.");
+            chunks.push(part);
+          }
+          const whole = Buffer.concat(chunks);
+          const etag = `${createHash("md5").update(whole).digest("hex")}-${listed.length}`;
+          objects.set(key, { body: whole, contentType: upload.contentType, metadata: upload.metadata, etag, lastModified: new Date() });
+          multipartUploads.delete(query.uploadId);
+          return sendXml(res, 200, `<CompleteMultipartUploadResult xmlns="${XMLNS}"><Location>${xmlEscape(`/${bucketName}/${key}`)}</Location><Bucket>${xmlEscape(bucketName)}</Bucket><Key>${xmlEscape(key)}</Key><ETag>&quot;${etag}&quot;</ETag></CompleteMultipartUploadResult>`);
+        }
+        throw new S3Error(405, "MethodNotAllowed", `${method} is not allowed on an upload`);
+      }
       switch (method) {
         case "PUT": {
           if (req.headers["x-amz-copy-source"]) throw new S3Error(501, "NotImplemented", "CopyObject is not supported by this test server");
-          const metadata: Record<string, string> = {};
-          for (const [name, value] of Object.entries(req.headers)) {
-            if (name.startsWith("x-amz-meta-")) metadata[name.slice("x-amz-meta-".length)] = String(value);
-          }
+          const metadata = metadataOf();
           const etag = createHash("md5").update(body).digest("hex");
           objects.set(key, { body, contentType: String(req.headers["content-type"] ?? "binary/octet-stream"), metadata, etag, lastModified: new Date() });
           res.writeHead(200, { etag: `"${etag}"`, "content-length": 0, "x-amz-request-id": randomUUID() });
@@ -296,6 +352,7 @@ export async function startS3Server(opts: { region?: string } = {}): Promise<TS3
     region,
     requests,
     buckets,
+    multipartUploads,
     addBucket: (name) => {
       if (!buckets.has(name)) buckets.set(name, new Map());
     },
@@ -306,7 +363,7 @@ export async function startS3Server(opts: { region?: string } = {}): Promise<TS3
       grants.set(accessKeyId, new Set(names));
     },
     behave: (b) => {
-      behaviour = { mode: b.mode, delayMs: b.delayMs ?? 0 };
+      behaviour = { mode: b.mode, delayMs: b.delayMs ?? 0, after: b.after ?? 0 };
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 import type { ProviderBinding } from "@/generated/prisma/client";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
-import { blobStore } from "@/server/platform/blob-store";
+import { blobStore, isBlobStoreOutage } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";
 import { likeLiteral } from "@/server/platform/like";
@@ -117,7 +117,15 @@ export async function runStorage(
     const c = candidates[i]!;
     let served: { output: unknown; bytes: number };
     if (c.bindingId === null) {
-      served = await runPlatform(t, action, body);
+      try {
+        served = await runPlatform(t, action, body);
+      } catch (err) {
+        // The platform store is a provider like any other here: its outage is provider_unavailable (fallback allowed).
+        if (!isBlobStoreOutage(err)) throw err;
+        onlyUnusable = false;
+        lastError = `platform: ${(err as Error).message}`;
+        continue;
+      }
     } else {
       try {
         const secret = await bindingSecret(c.credentialId);

@@ -46,6 +46,15 @@ const ZEnv = z.object({
   SOURCE_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(25 * 1024 * 1024),
   SOURCE_MAX_PATH_LENGTH: z.coerce.number().int().min(1).default(512),
   CAPSTAN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
+  /** Platform blob store on an S3-compatible bucket (replicas); unset bucket: the filesystem under CAPSTAN_DATA_DIR. */
+  CAPSTAN_BLOB_S3_BUCKET: z.string().min(3).optional(),
+  CAPSTAN_BLOB_S3_PREFIX: z.string().regex(/^[A-Za-z0-9!_.*'()/-]*$/, "S3 key-safe characters").default(""),
+  CAPSTAN_BLOB_S3_ENDPOINT: z.string().url().optional(),
+  CAPSTAN_BLOB_S3_REGION: z.string().min(1).default(process.env.AWS_REGION ?? "us-east-1"),
+  CAPSTAN_BLOB_S3_FORCE_PATH_STYLE: ZBool.default(false),
+  /** Shared rate limits across replicas (Redis); unset: per-process token buckets. */
+  CAPSTAN_REDIS_URL: z.string().url().optional(),
+  CAPSTAN_REDIS_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(100),
   /** `batched` (default): Bridge records are written every 10 ms off the response path; `sync`: before responding. */
   /** Bridge rate limit per service identity and process (token bucket). */
   CAPSTAN_BRIDGE_RATE_PER_SEC: z.coerce.number().positive().default(200),

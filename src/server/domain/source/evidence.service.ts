@@ -1,4 +1,4 @@
-import { blobStore } from "@/server/platform/blob-store";
+import { blobMissing, blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
 import { notFound } from "@/server/platform/errors";
 import type { TEvidence } from "./source.types";
@@ -17,8 +17,10 @@ export async function storeEvidence(workspaceId: string, bytes: Buffer, contentT
 
 export async function readEvidence(workspaceId: string, sha256: string): Promise<{ bytes: Buffer; contentType: string }> {
   const row = /^[0-9a-f]{64}$/.test(sha256) ? await db().workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId, sha256 } } }) : null;
-  const bytes = row ? await blobStore().get(sha256) : null;
-  if (!row || !bytes) throw notFound(`Evidence ${sha256.slice(0, 64)}`);
+  if (!row) throw notFound(`Evidence ${sha256.slice(0, 64)}`);
+  // Granted means stored: a blob the store does not have is the store's fault (503), not the caller's (404).
+  const bytes = await blobStore().get(sha256);
+  if (!bytes) throw blobMissing(sha256);
   return { bytes, contentType: row.contentType };
 }
 

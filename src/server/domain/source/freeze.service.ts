@@ -1,8 +1,8 @@
-import { lstat, readFile } from "node:fs/promises";
+import { lstat, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Prisma, SourceFreeze } from "@/generated/prisma/client";
-import { blobStore } from "@/server/platform/blob-store";
+import { Prisma, type SourceFreeze } from "@/generated/prisma/client";
+import { blobStore, isBlobStoreOutage } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { AppError, toProblem } from "@/server/platform/errors";
@@ -11,7 +11,7 @@ import { emitEvent } from "@/server/platform/outbox";
 import { validateContract } from "./contract-validation";
 import { detectDescriptor, UnsupportedSource } from "./descriptor-detection";
 import { fetchSource } from "./git-fetch";
-import { buildSnapshot } from "./snapshot";
+import { writeSnapshot } from "./snapshot";
 import { SourceRejection, type TContractResult, type TFetched, type TTreeEntry } from "./source.types";
 import { scanTree } from "./tree-scan";
 
@@ -24,6 +24,8 @@ import { scanTree } from "./tree-scan";
  */
 const LEASE_SECONDS = 300;
 const MAX_ATTEMPTS = 3;
+/** How soon a freeze that met a blob store outage is tried again (any number of times). */
+export const OUTAGE_RETRY_MS = 2_000;
 
 export async function processPendingFreezes(limit = 2): Promise<number> {
   const claimed = await db().$queryRaw<{ id: string }[]>`
@@ -54,8 +56,16 @@ export async function freezeOne(freeze: SourceFreeze): Promise<void> {
       maxTotalBytes: cfg.SOURCE_MAX_TOTAL_BYTES, maxFiles: cfg.SOURCE_MAX_FILES, maxDepth: cfg.SOURCE_MAX_DEPTH,
       maxFileBytes: cfg.SOURCE_MAX_FILE_BYTES, maxPathLength: cfg.SOURCE_MAX_PATH_LENGTH,
     });
-    const tarball = await buildSnapshot(src.dir, entries);
-    const blob = await blobStore().put(tarball, "application/gzip");
+    // Streamed to a temp file and from there to the store: a large tree is never in memory whole.
+    const snapDir = await mkdtemp(path.join(os.tmpdir(), "capstan-snap-"));
+    let blob;
+    try {
+      const file = path.join(snapDir, "snapshot.tar.gz");
+      await writeSnapshot(src.dir, entries, file);
+      blob = await blobStore().putFile(file, "application/gzip");
+    } finally {
+      await rm(snapDir, { recursive: true, force: true });
+    }
     const readText = (p: string) => readRegularFile(src.dir, entries, p);
     const { descriptor, findings } = await detectDescriptor(entries, readText);
     const contract = validateContract(entries.some((e) => e.path === "capabilities.json" && e.kind === "file") ? await readText("capabilities.json") : null);
@@ -92,6 +102,17 @@ export async function freezeOne(freeze: SourceFreeze): Promise<void> {
         instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
       });
       await finish(freeze, { status: "failed", problem, commitSha: fetched?.commitSha, revision: { descriptorStatus: "unavailable" } });
+    } else if (isBlobStoreOutage(err)) {
+      // The blob store is down: not this freeze's fault, so no attempt is spent and it waits
+      // (pending, the reason in `problem`) until the store is back; the worker retries it alone.
+      const problem = toProblem(err as AppError, {
+        instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
+      });
+      logger.warn("freeze.blob_store_unavailable", { source_freeze_id: freeze.id, error: (err as Error).message });
+      await db().sourceFreeze.update({
+        where: { id: freeze.id },
+        data: { attempts: { decrement: 1 }, lockedUntil: new Date(Date.now() + OUTAGE_RETRY_MS), problem: problem as unknown as Prisma.InputJsonValue },
+      });
     } else if (freeze.attempts < MAX_ATTEMPTS) {
       // Our own fault (disk, database): release the lease for another try.
       logger.error("freeze.attempt_failed", { source_freeze_id: freeze.id, attempt: freeze.attempts, error: String(err) });
@@ -142,7 +163,8 @@ async function finish(freeze: SourceFreeze, f: TFinish): Promise<void> {
         snapshotUri: f.snapshot?.uri ?? null, snapshotSha256: f.snapshot?.sha256 ?? null,
         snapshotSize: f.snapshot ? BigInt(f.snapshot.size_bytes) : null,
         rejection: (f.rejection ?? undefined) as Prisma.InputJsonValue | undefined,
-        problem: (f.problem ?? undefined) as Prisma.InputJsonValue | undefined,
+        // null clears the note an outage left while the freeze waited.
+        problem: f.problem ? (f.problem as Prisma.InputJsonValue) : Prisma.DbNull,
         lockedUntil: null, finishedAt: now, updatedAt: now,
       },
     });

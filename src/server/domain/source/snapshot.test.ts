@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { blobStore, FsBlobStore } from "@/server/platform/blob-store";
 import { sha256Hex } from "@/server/platform/crypto";
 import { resetEnvCache } from "@/server/platform/env";
-import { buildSnapshot, listSnapshot, readSnapshotFile } from "./snapshot";
+import { buildSnapshot, listSnapshot, readSnapshotFile, writeSnapshot } from "./snapshot";
 import type { TSourceLimits } from "./source.types";
 import { scanTree } from "./tree-scan";
 
@@ -163,6 +163,26 @@ describe("buildSnapshot", () => {
   });
 });
 
+describe("writeSnapshot (streamed to a file)", () => {
+  it("writes exactly the bytes buildSnapshot returns, for a small tree and for one larger than zlib's buffers", async () => {
+    const big = mkdtempSync(path.join(os.tmpdir(), "capstan-snap-"));
+    dirs.push(big);
+    mkdirSync(path.join(big, "d"));
+    // Incompressible and compressible files of several sizes, so deflate emits many output chunks.
+    for (let i = 0; i < 6; i++) writeFileSync(path.join(big, "d", `f${i}.bin`), i % 2 ? Buffer.alloc(700_000 * (i + 1), i) : Buffer.from(Array.from({ length: 300_000 * (i + 1) }, (_, j) => (j * 7919 + i) % 251)));
+    for (const root of [checkout(0), big]) {
+      const entries = await scanTree(root, LIMITS);
+      const dest = path.join(mkdtempSync(path.join(os.tmpdir(), "capstan-snapout-")), "s.tar.gz");
+      dirs.push(path.dirname(dest));
+      await writeSnapshot(root, entries, dest);
+      const streamed = readFileSync(dest);
+      expect(sha256Hex(streamed)).toBe(sha256Hex(await buildSnapshot(root, entries)));
+      expect(streamed[9]).toBe(3);
+      expect(streamed.readUInt32LE(4)).toBe(0);
+    }
+  });
+});
+
 describe("FsBlobStore (where snapshots go)", () => {
   it("stores content-addressed, reports created once, reads back and verifies", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "capstan-blobs-"));
@@ -174,6 +194,10 @@ describe("FsBlobStore (where snapshots go)", () => {
     expect(first).toEqual({ uri: `blob:sha256:${sha}`, sha256: sha, size_bytes: snap.length, created: true });
     expect(readFileSync(path.join(root, "sha256", sha.slice(0, 2), sha.slice(2, 4), sha)).equals(snap)).toBe(true);
     expect((await store.put(Buffer.from(snap))).created).toBe(false);
+    const file = path.join(root, "..", `${path.basename(root)}.in`);
+    writeFileSync(file, snap);
+    expect(await store.putFile(file)).toEqual({ ...first, created: false });
+    rmSync(file);
     expect(readdirSync(path.join(root, "tmp"))).toEqual([]);
     expect(await store.has(sha)).toBe(true);
     expect((await store.get(sha))?.equals(snap)).toBe(true);

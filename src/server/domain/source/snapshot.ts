@@ -1,8 +1,10 @@
-import { constants } from "node:fs";
+import { constants, createWriteStream } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
-import { gunzip as gunzipCb, gzip as gzipCb } from "node:zlib";
+import { createGzip, gunzip as gunzipCb, gzip as gzipCb } from "node:zlib";
 import type { TTreeEntry } from "./source.types";
 
 /**
@@ -28,6 +30,39 @@ const gunzip = promisify(gunzipCb);
 export async function buildSnapshot(root: string, entries: TTreeEntry[]): Promise<Buffer> {
   checkEntries(entries);
   const chunks: Buffer[] = [];
+  for await (const c of tarChunks(root, entries)) chunks.push(c);
+  const gz = await gzip(Buffer.concat(chunks), { level: SNAPSHOT_GZIP_LEVEL });
+  pinGzipHeader(gz, 0);
+  return gz;
+}
+
+/**
+ * The same bytes as buildSnapshot, streamed into `dest` one file at a time
+ * (the tree is never in memory whole): deflate's output does not depend on
+ * how its input is split, so both give the same sha256.
+ */
+export async function writeSnapshot(root: string, entries: TTreeEntry[], dest: string): Promise<void> {
+  checkEntries(entries);
+  let offset = 0;
+  const pin = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      pinGzipHeader(chunk, offset);
+      offset += chunk.length;
+      done(null, chunk);
+    },
+  });
+  await pipeline(Readable.from(tarChunks(root, entries)), createGzip({ level: SNAPSHOT_GZIP_LEVEL }), pin, createWriteStream(dest, { mode: 0o600 }));
+}
+
+/** RFC 1952 header: bytes 4..7 MTIME, 9 OS. zlib already writes mtime 0; the OS byte depends on the build platform. */
+function pinGzipHeader(chunk: Buffer, at: number): void {
+  for (let i = Math.max(at, 4); i < Math.min(at + chunk.length, 10); i++) {
+    if (i <= 7) chunk[i - at] = 0;
+    else if (i === 9) chunk[i - at] = GZIP_OS_UNIX;
+  }
+}
+
+async function* tarChunks(root: string, entries: TTreeEntry[]): AsyncGenerator<Buffer> {
   for (const e of entries) {
     const name = e.kind === "dir" ? `${e.path}/` : e.path;
     const link = e.kind === "symlink" ? (e.linkTarget ?? "") : "";
@@ -38,17 +73,14 @@ export async function buildSnapshot(root: string, entries: TTreeEntry[]): Promis
     if (needsPax(link)) records.push(paxRecord("linkpath", link));
     if (records.length > 0) {
       const pax = Buffer.concat(records);
-      chunks.push(header({ name: `PaxHeader/${asciiFallback(name, 90)}`, mode: 0o644, size: pax.length, type: "x", link: "" }), pad(pax));
+      yield header({ name: `PaxHeader/${asciiFallback(name, 90)}`, mode: 0o644, size: pax.length, type: "x", link: "" });
+      yield pad(pax);
     }
     const type = e.kind === "file" ? "0" : e.kind === "dir" ? "5" : "2";
-    chunks.push(header({ name: asciiFallback(name, 100), mode, size: data.length, type, link: asciiFallback(link, 100) }), pad(data));
+    yield header({ name: asciiFallback(name, 100), mode, size: data.length, type, link: asciiFallback(link, 100) });
+    yield pad(data);
   }
-  chunks.push(Buffer.alloc(BLOCK * 2));
-  const gz = await gzip(Buffer.concat(chunks), { level: SNAPSHOT_GZIP_LEVEL });
-  // RFC 1952 header: bytes 4..7 MTIME, 9 OS. zlib already writes mtime 0; the OS byte depends on the build platform.
-  gz.writeUInt32LE(0, 4);
-  gz[9] = GZIP_OS_UNIX;
-  return gz;
+  yield Buffer.alloc(BLOCK * 2);
 }
 
 /** Defence in depth: the entries must be the safe, sorted, parent-first list scanTree returns. */
