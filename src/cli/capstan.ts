@@ -1,10 +1,9 @@
 import { parseArgs } from "node:util";
 import { closeDb, getDb } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
-import { callOperatorSocket } from "@/server/platform/operator-socket";
+import { callOperatorSocket, type TOperatorResponse } from "@/server/platform/operator-socket";
 import { ensureSigningKey, reencryptSigningKeys } from "@/server/platform/jwt";
-import { newId } from "@/server/platform/ids";
-import { listSigningKeys, rotateSigningKey, rotationTimings } from "@/server/platform/signing-keys";
+import { describeKeys, rotateAndDescribe } from "@/server/platform/signing-keys-report";
 import { reencryptWebhookSecrets } from "@/server/domain/webhooks/subscriptions.service";
 import { issueTokenForEmail, parseTtl } from "@/server/domain/identity/tokens.service";
 import { reencryptCredentials } from "@/server/domain/credentials/credentials.service";
@@ -25,6 +24,13 @@ const USAGE = `capstan <command>
 
 Uses DATABASE_URL (or the embedded PGlite in CAPSTAN_DATA_DIR when unset).`;
 
+/** A running embedded server answered for us. */
+function printOperator(res: TOperatorResponse): number {
+  if (!res.ok) throw new Error(res.error);
+  process.stdout.write("output" in res ? res.output : res.token + "\n");
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -35,11 +41,7 @@ async function main(argv: string[]): Promise<number> {
       if (!env().DATABASE_URL) {
         // A running embedded server owns the database: ask it over its socket.
         const res = await callOperatorSocket({ cmd: "token", email: values.email, ttl_seconds: ttlSeconds, name: values.name! });
-        if (res?.ok) {
-          process.stdout.write(res.token + "\n");
-          return 0;
-        }
-        if (res) throw new Error(res.error);
+        if (res) return printOperator(res);
       }
       await getDb();
       await ensureSigningKey();
@@ -52,35 +54,22 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "rotate-signing-key": {
       const { values } = parseArgs({ args: rest, options: { emergency: { type: "boolean", default: false }, reason: { type: "string" } } });
-      await getDb();
-      const r = await rotateSigningKey({ emergency: values.emergency, reason: values.reason, correlationId: newId("evt"), actor: { kind: "system", id: null } });
-      if (values.emergency) {
-        process.stdout.write(
-          `new signing key ${r.kid}: active now (emergency)\n` +
-          `removed from the JWKS now: ${r.retired.join(", ") || "none"}\n` +
-          "what this breaks: every token those keys signed fails verification now (at once in this database's servers within\n" +
-          `${rotationTimings().cacheMs} ms): personal API tokens (users mint new ones), bridge tokens (apps fetch new ones with their\n` +
-          "client credentials), runner tokens of executions in flight; verifiers that cached the old JWKS keep accepting the\n" +
-          `old keys until their cache expires (at most max-age=${rotationTimings().jwksMaxAgeSeconds} s) and fetch the new key on its first unknown kid\n`,
-        );
-      } else {
-        process.stdout.write(
-          `new signing key ${r.kid}: next (published, not signing) until ${r.activates_at}, then active\n` +
-          (r.previous ? `${r.previous} signs until then, then stays published until the last token it signed expires (see \`capstan signing-keys\`)\n` : ""),
-        );
+      const opts = { emergency: values.emergency!, reason: values.reason };
+      if (!env().DATABASE_URL) {
+        const res = await callOperatorSocket({ cmd: "rotate-signing-key", ...opts });
+        if (res) return printOperator(res);
       }
+      await getDb();
+      process.stdout.write(await rotateAndDescribe(opts));
       return 0;
     }
     case "signing-keys": {
-      await getDb();
-      for (const k of await listSigningKeys()) {
-        const when =
-          k.state === "next" ? `activates ${k.activates_at}` :
-          k.state === "retiring" ? `retires ${k.retires_at}` :
-          k.state === "retired" ? `retired ${k.retired_at ?? k.retires_at}${k.retired_reason ? ` (${k.retired_reason})` : ""}` :
-          k.retires_at ? `retires ${k.retires_at}` : "signing";
-        process.stdout.write(`${k.kid}  ${k.state.padEnd(8)}  ${when}\n`);
+      if (!env().DATABASE_URL) {
+        const res = await callOperatorSocket({ cmd: "signing-keys" });
+        if (res) return printOperator(res);
       }
+      await getDb();
+      process.stdout.write(await describeKeys());
       return 0;
     }
     case "reencrypt-secrets":

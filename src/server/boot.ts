@@ -1,5 +1,6 @@
 import { dbKind, getDb } from "@/server/platform/db/client";
 import { startOperatorSocket } from "@/server/platform/operator-socket";
+import { describeKeys, rotateAndDescribe } from "@/server/platform/signing-keys-report";
 import { issueTokenForEmail } from "@/server/domain/identity/tokens.service";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
@@ -25,7 +26,11 @@ export async function boot(): Promise<void> {
     startOperatorSocket(async (req) =>
       req.cmd === "token"
         ? { ok: true, token: await issueTokenForEmail(req.email, req.ttl_seconds, req.name) }
-        : { ok: false, error: "unknown command" },
+        : req.cmd === "rotate-signing-key"
+          ? { ok: true, output: await rotateAndDescribe({ emergency: req.emergency === true, reason: req.reason }) }
+          : req.cmd === "signing-keys"
+            ? { ok: true, output: await describeKeys() }
+            : { ok: false, error: "unknown command" },
     );
   }
   // The custom server (scripts/server.mjs) sends surface traffic here before Next.js routing.

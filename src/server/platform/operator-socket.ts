@@ -10,8 +10,11 @@ import { logger } from "./logger";
  * process may open a PGlite directory at a time). Filesystem permissions are
  * the authentication, as with docker.sock. Only used in embedded mode.
  */
-export type TOperatorRequest = { cmd: "token"; email: string; ttl_seconds: number; name: string };
-export type TOperatorResponse = { ok: true; token: string } | { ok: false; error: string };
+export type TOperatorRequest =
+  | { cmd: "token"; email: string; ttl_seconds: number; name: string }
+  | { cmd: "rotate-signing-key"; emergency: boolean; reason?: string }
+  | { cmd: "signing-keys" };
+export type TOperatorResponse = { ok: true; token: string } | { ok: true; output: string } | { ok: false; error: string };
 
 export function operatorSocketPath(): string {
   return path.resolve(env().CAPSTAN_DATA_DIR, "capstan.sock");
