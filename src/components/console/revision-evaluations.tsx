@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ClipboardCheck, Wrench } from "lucide-react";
+import { useEffect } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -33,6 +34,11 @@ export function EvaluationsCard({ ws, rev, productId, canRun }: { ws: string; re
   const evaluate = useMutation(trpc.releases.evaluate.mutationOptions({ onSuccess: refresh }));
   const propose = useMutation(trpc.releases.requestFix.mutationOptions({ onSuccess: refresh }));
   const latest = list.data?.items[0];
+  // A pass cuts (or confirms) the version: the versions card reads it again.
+  const passedVersion = latest?.status === "passed" ? latest.version_id : null;
+  useEffect(() => {
+    if (passedVersion) void queryClient.invalidateQueries(trpc.releases.revisionVersions.pathFilter());
+  }, [passedVersion, queryClient, trpc]);
 
   return (
     <Card>
