@@ -2,7 +2,7 @@ import type { ProviderBinding } from "@/generated/prisma/client";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TAuditAction } from "@/server/platform/audit";
 import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
-import { currentVersion } from "@/server/platform/change-signals";
+import { currentVersion, onChange } from "@/server/platform/change-signals";
 import { db } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";
 import { Deny, ProviderError } from "./errors";
@@ -15,8 +15,9 @@ import { Deny, ProviderError } from "./errors";
  *   never outside it);
  * - the workspace's bindings for those providers, cached per process for
  *   BINDINGS_TTL_MS and re-read at once after a binding or credential change
- *   in this process (change signal `bindings`), so a revocation reaches
- *   this process at once and every other process within a second;
+ *   (change signal `bindings`, LISTEN/NOTIFY across processes), so a
+ *   revocation reaches every process at once; the TTL bounds it while a
+ *   process's listener reconnects;
  * - the binding step's reasons: no binding at all -> binding_missing; only
  *   revoked / expired / failed ones -> binding_revoked; ready bindings of
  *   which none covers the request (the binding's own actions and
@@ -66,6 +67,9 @@ async function workspaceBindings(workspaceId: string, capability: string): Promi
   cache.set(key, { at: Date.now(), version, rows });
   return rows;
 }
+
+// A binding or credential change (revocation, rotation) also drops unsealed secrets.
+onChange("bindings", () => secrets.clear());
 
 export function resetBindingCache(): void {
   cache.clear();

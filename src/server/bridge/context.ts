@@ -1,3 +1,4 @@
+import { onChange } from "@/server/platform/change-signals";
 import { db } from "@/server/platform/db/client";
 import { resetBindingCache } from "./bindings";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
@@ -5,8 +6,9 @@ import type { TPlanName } from "@/server/domain/usage/usage.contract";
 
 /**
  * Hot-path lookups with a short in-process cache (5 s): the contract of the
- * product's active revision and the workspace plan. A change takes at most
- * the TTL to reach every process.
+ * product's active revision and the workspace plan. A change is signalled
+ * (change signals, LISTEN/NOTIFY across processes); the TTL only
+ * bounds it while a process's listener reconnects.
  */
 const TTL_MS = 5_000;
 type TEntry<T> = { at: number; value: T };
@@ -46,6 +48,10 @@ export async function workspacePlan(workspaceId: string): Promise<TPlanName> {
   plans.set(workspaceId, { at: Date.now(), value });
   return value;
 }
+
+// Signalled by the services that change them: "contracts" (product id) when a revision's contract becomes ready, "plan" (workspace id).
+onChange("contracts", (id) => (id === null ? contracts.clear() : contracts.delete(id)));
+onChange("plan", (id) => (id === null ? plans.clear() : plans.delete(id)));
 
 export function resetBridgeCaches(): void {
   contracts.clear();

@@ -1,6 +1,7 @@
 import { exportJWK, generateKeyPair } from "jose";
 import type { SigningKey } from "@/generated/prisma/client";
 import { writeAudit } from "./audit";
+import { onChange, signalChange } from "./change-signals";
 import { currentKekId, seal } from "./crypto";
 import { db, type TTx } from "./db/client";
 import { env } from "./env";
@@ -93,10 +94,17 @@ export async function liveKeyRows(client: TTx | ReturnType<typeof db> = db()): P
   });
 }
 
-/** Process-wide key cache lives on globalThis (jwt.ts); a rotation in this process drops it. */
+/**
+ * Process-wide key cache lives on globalThis (jwt.ts); a rotation drops it in
+ * this process at once and in every other within the NOTIFY delay (so an
+ * emergency rotation's retired keys stop verifying everywhere).
+ */
 export function invalidateKeyCache(): void {
-  (globalThis as unknown as { __capstanKeys?: unknown }).__capstanKeys = undefined;
+  signalChange("signing-keys");
 }
+onChange("signing-keys", () => {
+  (globalThis as unknown as { __capstanKeys?: unknown }).__capstanKeys = undefined;
+});
 
 export type TRotateOptions = {
   emergency?: boolean;

@@ -1,9 +1,13 @@
+import { onChange, signalChange } from "@/server/platform/change-signals";
+
 /**
  * The surface proxy's view of a surface, cached per process for at most
  * TTL_MS (a request to a surface must not cost a database round trip).
- * Retiring a deployment forgets its surface at once in this process; other
- * processes see the change within TTL_MS, and a request that reaches a
- * stopped app in that window gets a 502 from its closed socket.
+ * Retiring a deployment forgets its surface at once in this process and,
+ * through a change signal (LISTEN/NOTIFY), in every other within
+ * milliseconds; TTL_MS bounds it while a process's listener is reconnecting
+ * (a request that reaches a stopped app in that window gets a 502 from its
+ * closed socket).
  */
 export const SURFACE_CACHE_TTL_MS = 1_000;
 
@@ -30,6 +34,8 @@ export function rememberSurface(id: string, value: TSurfaceRoute | null): void {
   cache.set(id, { at: Date.now(), value });
 }
 
+/** Forgets a surface here at once and in every other process within the NOTIFY delay. */
 export function forgetSurface(id: string): void {
-  cache.delete(id);
+  signalChange("surface", id);
 }
+onChange("surface", (id) => (id === null ? cache.clear() : cache.delete(id)));

@@ -1,3 +1,4 @@
+import { onChange, signalChange } from "@/server/platform/change-signals";
 import { db } from "@/server/platform/db/client";
 
 /**
@@ -5,8 +6,9 @@ import { db } from "@/server/platform/db/client";
  * domain's product in the domain's environment, for a verified domain only.
  * Cached per process for HOST_CACHE_TTL_MS, positive and negative alike (a
  * request must not cost a database round trip, and unknown Host headers must
- * not cost one each either); a change made by this process forgets its
- * hostname at once, other processes see it within the TTL.
+ * not cost one each either); a change forgets its hostname at once here and
+ * in every other process through a change signal (the TTL bounds it while a
+ * listener reconnects).
  */
 export const HOST_CACHE_TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;
@@ -50,9 +52,11 @@ export async function resolveHostRoute(host: string): Promise<THostRoute> {
   return value;
 }
 
+/** Forgets a hostname's route here at once and in every other process within the NOTIFY delay. */
 export function forgetHost(host: string): void {
-  cache.delete(host);
+  signalChange("domain-host", host);
 }
+onChange("domain-host", (host) => (host === null ? cache.clear() : cache.delete(host)));
 
 /**
  * For a TLS terminator's on-demand certificates (Caddy `on_demand_tls ask`):

@@ -5,6 +5,7 @@ import { sha256Hex, safeEqual } from "@/server/platform/crypto";
 import { isId, newId } from "@/server/platform/ids";
 import { invalidToken, issuer as ownIssuer, signToken, verifyToken } from "@/server/platform/jwt";
 import type { TFederation } from "./service-identities.contract";
+import { onChange, signalChange } from "@/server/platform/change-signals";
 
 /**
  * OAuth 2.0 token issuance for service identities (POST /v1/oauth/token) and
@@ -297,10 +298,14 @@ export type TBridgeCaller = {
   permissions: string[] | null;
 };
 
-/** Drops the cached revocation state of an identity (called on revoke and rotate in this process). */
+/**
+ * Drops the cached revocation state of an identity (called on revoke, delete
+ * and rotate): at once in this process, within the NOTIFY delay in every other.
+ */
 export function forgetBridgeIdentity(id: string): void {
-  caches.bridge.delete(id);
+  signalChange("service-identity", id);
 }
+onChange("service-identity", (id) => (id === null ? caches.bridge.clear() : caches.bridge.delete(id)));
 
 async function bridgeIdentity(id: string): Promise<TIdentityRow | null> {
   const hit = caches.bridge.get(id);

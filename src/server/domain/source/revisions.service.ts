@@ -9,6 +9,7 @@ import { isWidening } from "./contract-validation";
 import { applyDescriptorEdits, descriptorHash } from "./descriptor-detection";
 import type { TCapabilityContract, TRevision } from "./source.contract";
 import { SourceRejection, type TCapabilityEntry, type TContractRejectionReason, type TDescriptor } from "./source.types";
+import { signalChange } from "@/server/platform/change-signals";
 
 export function toRevision(r: Revision): TRevision {
   const out: TRevision = {
@@ -111,7 +112,7 @@ export async function confirmDescriptor(
 
   const now = new Date();
   const hash = descriptorHash(descriptor);
-  return db().$transaction(async (tx) => {
+  const confirmed = await db().$transaction(async (tx) => {
     // Guard against a concurrent confirmation: only a still-detected revision moves.
     const moved = await tx.revision.updateMany({
       where: { id: revisionId, descriptorStatus: "detected" },
@@ -134,6 +135,9 @@ export async function confirmDescriptor(
     }
     return toRevision(updated);
   });
+  // The product's active contract changed: the Bridge's contract caches everywhere re-read it.
+  if (capabilities) signalChange("contracts", productId);
+  return confirmed;
 }
 
 /** Spec 2.7 API view; a rejected contract answers the spec's rejected body. */

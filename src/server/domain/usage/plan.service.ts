@@ -3,6 +3,7 @@ import { emitEvent } from "@/server/platform/outbox";
 import { db } from "@/server/platform/db/client";
 import { iso } from "@/server/platform/time";
 import type { TPlan, TPlanName, TUsageCategory } from "./usage.contract";
+import { signalChange } from "@/server/platform/change-signals";
 
 /**
  * Entitlements per plan: the one table in code. A category a plan is not
@@ -33,7 +34,7 @@ export async function setPlan(
   workspaceId: string,
   plan: TPlanName,
 ): Promise<TPlan> {
-  return db().$transaction(async (tx) => {
+  const result = await db().$transaction(async (tx) => {
     const before = await tx.plan.findUnique({ where: { workspaceId } });
     const row = await tx.plan.upsert({
       where: { workspaceId },
@@ -53,4 +54,6 @@ export async function setPlan(
     }
     return toPlan(workspaceId, row);
   });
+  signalChange("plan", workspaceId); // the Bridge's plan caches everywhere
+  return result;
 }

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PrismaClient } from "@/generated/prisma/client";
+import { CHANNEL as CHANGE_CHANNEL, startChangeSignals, stopChangeSignals } from "../change-signals";
 import { env } from "../env";
 import { logger } from "../logger";
 import { migrate } from "./migrate";
@@ -62,7 +63,12 @@ async function open(): Promise<TDb> {
     hot.on("error", onIdleError("hot"));
     state.raw = async <T>(text: string, params: unknown[]) => (await hot.query(text, params)).rows as T[];
     state.kind = "postgres";
+    // Cache invalidation across replicas (LISTEN/NOTIFY on the same database).
+    startChangeSignals(async (payload) => {
+      await hot.query("SELECT pg_notify($1, $2)", [CHANGE_CHANNEL, payload]);
+    });
     state.close = async () => {
+      await stopChangeSignals();
       await client.$disconnect();
       await hot.end();
     };
