@@ -66,7 +66,7 @@ describe("evaluations and versions", () => {
     expect(invs.items.map((i: { input: { path: string }; admission: { outcome: string }; execution: { result: { http_status: number } } }) =>
       `${i.input.path} ${i.admission.outcome} ${i.execution.result.http_status}`).sort()).toEqual(["/ admitted 200", "/health admitted 200"]);
     // The evaluation holds no resources afterwards.
-    expect(must(await get(`/deployments/${e.deployment_id}`), 200, "dep")).toMatchObject({ status: "superseded", reason_code: "stopped", environment_type: "preview", slot: "evaluation" });
+    expect(must(await get(`/deployments/${e.deployment_id}`), 200, "dep")).toMatchObject({ status: "superseded", reason_code: "stopped", environment_type: "preview", slot: `eval-${app.revisionId.slice(4)}` });
 
     const versions = must(await get(`/revisions/${app.revisionId}/versions`), 200, "versions");
     expect(versions.items).toHaveLength(1);

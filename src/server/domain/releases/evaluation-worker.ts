@@ -17,14 +17,15 @@ import { cutVersion } from "./versions.service";
  * The evaluation worker. Each tick leases queued, deploying (and
  * abandoned checking) evaluations and advances each by one phase, never
  * waiting on another loop: queued -> static checks and a preview
- * deployment (slot `evaluation`) -> deploying until the deploy worker has
+ * deployment (slot `eval-<revision>`) -> deploying until the deploy worker has
  * finished it -> checking: surface, smoke requests sent as invocations on a
  * session of the requester, the app's log -> passed (a version is cut in the
  * same transaction) or failed. The first failing check decides; later
  * checks are skipped. The evaluation's deployment is stopped at the end.
  */
 const LEASE_SECONDS = 300;
-const SLOT = "evaluation";
+/** One preview slot per revision: evaluations of other revisions of the product never supersede each other's deployment. */
+const slotOf = (revisionId: string) => `eval-${revisionId.slice(4)}`;
 const LOG_BYTES = 256 * 1024;
 const CRASH = /Uncaught|UnhandledPromiseRejection|unhandledRejection|FATAL ERROR|Segmentation fault|^\s+at .+:\d+:\d+\)?$/m;
 const system = { kind: "system" as const, id: null };
@@ -101,7 +102,7 @@ async function start(e: Evaluation, run: TRun): Promise<void> {
   mark(run, "contract", "passed");
   let depId: string;
   try {
-    const dep = await requestDeployment({ userId: e.createdBy, correlationId: e.correlationId }, e.workspaceId, e.revisionId, { environment_type: "preview", slot: SLOT });
+    const dep = await requestDeployment({ userId: e.createdBy, correlationId: e.correlationId }, e.workspaceId, e.revisionId, { environment_type: "preview", slot: slotOf(e.revisionId) });
     if (dep.status === "blocked") {
       return finish(e, run, "deployment", [
         finding("deployment", "deployment", "error", "deployment_blocked", `The preview deployment ${dep.id} was blocked (${dep.reason_code ?? "blocked"}).`),
@@ -183,7 +184,7 @@ async function finish(
   e: Evaluation, run: TRun, failedCheck: TEvaluationCheckName | null, findings: TEvaluationFinding[],
   dep?: Deployment, sessionId: string | null = null, rev?: Revision,
 ): Promise<void> {
-  if (failedCheck) mark(run, failedCheck, "failed", run.checks.find((c) => c.name === failedCheck)?.invocation_ids ? {} : {});
+  if (failedCheck) mark(run, failedCheck, "failed");
   const data = {
     checks: run.checks as unknown as Prisma.InputJsonValue, findings: [...run.findings, ...findings] as unknown as Prisma.InputJsonValue,
     finishedAt: new Date(), lockedUntil: null, ...(sessionId ? { sessionId } : {}),
