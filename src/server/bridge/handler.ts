@@ -48,7 +48,7 @@ export async function handleBridge(req: Request, capability: string, action: str
     const idemKey = validateIdempotencyKey(req.headers.get("idempotency-key"));
     principal = opts.principal ?? (await tokenPrincipal(req));
     const caller = principal.caller;
-    const wait = takeToken(principal.principalId);
+    const wait = await takeToken(principal.principalId);
     if (wait > 0) {
       throw new AppError("rate_limited", `Too many calls for this service identity; retry in ${wait} s`, {
         reason: "rate_limited", headers: { "retry-after": String(wait) },

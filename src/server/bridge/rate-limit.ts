@@ -1,21 +1,20 @@
 import { env } from "@/server/platform/env";
-import { TokenBuckets } from "@/server/platform/token-bucket";
+import { resetLocalLimits, takeShared } from "@/server/platform/shared-rate-limit";
 
 /**
- * Per-identity token buckets, in process: CAPSTAN_BRIDGE_RATE_PER_SEC
- * refills per second up to CAPSTAN_BRIDGE_BURST. With several server
- * processes each enforces its own bucket, so the effective limit is that
- * many times higher (a shared limiter in PostgreSQL or Redis would cost a
- * round trip per call; budgets, which must be exact, are shared).
+ * Per-identity Bridge rate limit: CAPSTAN_BRIDGE_RATE_PER_SEC refills per
+ * second up to CAPSTAN_BRIDGE_BURST, in process by default (each process its
+ * own bucket, so N replicas allow N times the rate); with CAPSTAN_REDIS_URL
+ * one limit shared by every replica through Redis, falling back to the
+ * process's buckets while Redis does not answer (platform/shared-rate-limit.ts).
  */
-const buckets = new TokenBuckets();
 
-/** Takes one token; returns 0 when allowed, else the seconds until one is available. */
-export function takeToken(key: string, now = Date.now()): number {
+/** Takes one token; resolves 0 when allowed, else the seconds until one is available. */
+export function takeToken(key: string, now = Date.now()): Promise<number> {
   const { CAPSTAN_BRIDGE_RATE_PER_SEC: rate, CAPSTAN_BRIDGE_BURST: burst } = env();
-  return buckets.take(key, rate, burst, now);
+  return takeShared("bridge", key, { rate, burst }, now);
 }
 
 export function resetRateLimits(): void {
-  buckets.clear();
+  resetLocalLimits();
 }

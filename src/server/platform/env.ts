@@ -82,6 +82,10 @@ const ZEnv = z.object({
   CAPSTAN_DOMAIN_VERIFY_PER_HOSTNAME_HOUR: z.coerce.number().int().min(1).default(12),
   CAPSTAN_DOMAIN_VERIFY_PER_WORKSPACE_HOUR: z.coerce.number().int().min(1).default(60),
   CAPSTAN_DOMAIN_RECHECK_SECONDS: z.coerce.number().int().min(1).default(3_600),
+  /** Managed resources (docs/decisions.md "Managed resources"). */
+  CAPSTAN_MANAGED_POSTGRES_URL: z.string().optional(),
+  CAPSTAN_MRES_DELETE_GRACE_SECONDS: z.coerce.number().int().min(0).default(7 * 86_400),
+  CAPSTAN_MRES_MEASURE_SECONDS: z.coerce.number().int().min(1).default(300),
   /** Sessions and invocations. */
   CAPSTAN_SESSION_RATE_PER_SEC: z.coerce.number().positive().default(20),
   CAPSTAN_SESSION_BURST: z.coerce.number().int().min(1).default(40),

@@ -3,7 +3,7 @@ import { providerOrder } from "@/server/bridge/bindings";
 import { revisionContract, workspacePlan } from "@/server/bridge/context";
 import { db } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
-import { TokenBuckets } from "@/server/platform/token-bucket";
+import { resetLocalLimits, takeShared } from "@/server/platform/shared-rate-limit";
 import { PLAN_ENTITLEMENTS } from "@/server/domain/usage/plan.service";
 import { reserveBudget, type TReservation } from "@/server/domain/usage/reservations.service";
 import type { TRole } from "@/server/domain/identity/access.service";
@@ -51,7 +51,6 @@ export type TAdmissionInput = {
 };
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const buckets = new TokenBuckets();
 
 type TStep = { reason: TAdmissionReason; message: string; pending?: boolean } | null;
 
@@ -102,7 +101,8 @@ async function usage(i: TAdmissionInput, holder: { reservation: TReservation | n
   if (!PLAN_ENTITLEMENTS[await workspacePlan(i.session.workspaceId)].runtime) {
     return { reason: "usage_denied", message: "The workspace's plan does not include runtime; change the plan." };
   }
-  const wait = buckets.take(`session:${i.session.id}`, e.CAPSTAN_SESSION_RATE_PER_SEC, e.CAPSTAN_SESSION_BURST);
+  // Per process, or shared by every replica through Redis (CAPSTAN_REDIS_URL).
+  const wait = await takeShared("session", i.session.id, { rate: e.CAPSTAN_SESSION_RATE_PER_SEC, burst: e.CAPSTAN_SESSION_BURST });
   if (wait > 0) return { reason: "rate_limited", message: `Too many invocations in this session; retry in ${wait} s.` };
   const reservation = await reserveBudget(i.session.workspaceId, "runtime", e.CAPSTAN_INVOCATION_TIMEOUT_MS);
   if (!reservation) return { reason: "usage_denied", message: "This month's runtime budget cannot cover another invocation; raise the runtime budget or wait for next month." };
@@ -128,5 +128,5 @@ export async function admit(i: TAdmissionInput): Promise<TDecision> {
 }
 
 export function resetSessionRateLimits(): void {
-  buckets.clear();
+  resetLocalLimits();
 }

@@ -14,6 +14,7 @@ import { connectPg, pgliteRunner } from "./sql-runner";
 export const OMIT_SECRETS = {
   credential: { secretSealed: true },
   serviceIdentity: { secretHash: true, previousSecretHash: true },
+  managedResource: { sealedSecret: true },
 } as const;
 
 function makeClient(adapter: NonNullable<ConstructorParameters<typeof PrismaClient>[0]["adapter"]>) {
