@@ -263,6 +263,26 @@ describe("releases", () => {
     expect(await db().deployment.count({ where: { workspaceId: ws, environmentType: "staging" } })).toBe(before.staging);
   });
 
+  it("concurrent deploys of one draft: exactly one deployment, the others 409 and nothing half-written", async () => {
+    const draft = must(await post("/releases", releaseBody(passing.productId, passing.version.id)), 201, "draft");
+    const all = await Promise.all(Array.from({ length: 5 }, () => post(`/releases/${draft.id}/deployments`, {})));
+    expect(all.map((r) => r.status).sort()).toEqual([202, 409, 409, 409, 409]);
+    const rows = await db().deployment.findMany({ where: { releaseId: draft.id } });
+    expect(rows).toHaveLength(1);
+    expect(must(await get(`/releases/${draft.id}`), 200, "rel")).toMatchObject({ status: "ready", deployment_id: rows[0]!.id });
+    must(await post(`/deployments/${rows[0]!.id}:stop`, {}), 200, "stop");
+    await processReleaseWindows();
+    expect(must(await get(`/releases/${draft.id}`), 200, "rel")).toMatchObject({ status: "blocked", reason_code: "deployment_failed" });
+  });
+
+  it("concurrent evaluation requests with one key make one evaluation", async () => {
+    const all = await Promise.all(Array.from({ length: 6 }, () => post(`/revisions/${passing.revisionId}/evaluations`, { request_key: "together" })));
+    expect(all.map((r) => r.status)).toEqual([202, 202, 202, 202, 202, 202]);
+    expect(new Set(all.map((r) => r.json.id)).size).toBe(1);
+    expect(await db().evaluation.count({ where: { revisionId: passing.revisionId, requestKey: "together" } })).toBe(1);
+    await evaluate(owner, ws, passing.revisionId, { request_key: "together" });
+  });
+
   it("hides releases from other workspaces (404) and non-members (403)", async () => {
     expect((await api("GET", `/v1/workspaces/${strangerWs}/releases/${first.id}`, { token: stranger.token })).status).toBe(404);
     expect((await api("POST", `/v1/workspaces/${strangerWs}/releases/${first.id}/deployments`, { token: stranger.token, body: {} })).status).toBe(404);
