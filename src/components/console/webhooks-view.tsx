@@ -56,6 +56,7 @@ const EVENT_LABEL: Record<TEventType, string> = {
   "release.changed": "Release status changed",
   "fix.changed": "Fix proposed, approved or rejected",
   "domain.changed": "Custom domain added, verified, failed or deleted",
+  "managed_resource.changed": "Managed resource created, provisioned, attached, detached, scheduled for deletion, restored or destroyed",
 };
 const EVENT_TYPES = Object.keys(EVENT_LABEL) as TEventType[];
 const ALL = "*";

@@ -34,6 +34,7 @@ export const EVENT_TYPES = {
   "evaluation.changed": "1.0.0",
   "release.changed": "1.0.0",
   "fix.changed": "1.0.0",
+  "managed_resource.changed": "1.0.0",
 } as const;
 export type TEventType = keyof typeof EVENT_TYPES;
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as TEventType[];

@@ -16,6 +16,11 @@ const servers = (g.__capstanBridgeSockets ??= new Map<string, http.Server>());
 
 export async function serveBridgeSocket(key: string, socketPath: string, handle: (req: Request) => Promise<Response>): Promise<void> {
   await closeBridgeSocket(key);
+  servers.set(key, await listenHttp(socketPath, handle, key));
+}
+
+/** An HTTP server on a Unix socket (0600) that hands each request to `handle` as a fetch Request. */
+export async function listenHttp(socketPath: string, handle: (req: Request) => Promise<Response>, key: string): Promise<http.Server> {
   await unlink(socketPath).catch(() => undefined);
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -54,7 +59,7 @@ export async function serveBridgeSocket(key: string, socketPath: string, handle:
   });
   await chmod(socketPath, 0o600).catch(() => undefined);
   server.unref();
-  servers.set(key, server);
+  return server;
 }
 
 export async function closeBridgeSocket(key: string): Promise<void> {

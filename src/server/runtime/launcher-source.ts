@@ -11,6 +11,8 @@
  *  - serves the Bridge: 127.0.0.1:<bridge_port> forwarded to a Unix socket
  *    that Capstan serves on the host, so the app reaches the Bridge and
  *    nothing else;
+ *  - serves managed-resource forwards (`forwards`: 127.0.0.1:<port> to a
+ *    Unix socket), the same way;
  *  - exits with the app's exit code, so its end is visible to the runner.
  * argv[2] is the launch file; argv[3] a marker (`capstan-deployment=<id>`)
  * that lets the reconciler find the process.
@@ -55,6 +57,10 @@ const ingress = net.createServer((c) => pipe(c, net.connect(cfg.app_port, "127.0
 ingress.listen(cfg.ingress_socket, () => { try { fs.chmodSync(cfg.ingress_socket, 0o600); } catch {} });
 if (cfg.bridge_port) {
   net.createServer((c) => pipe(c, net.connect(cfg.bridge_socket))).listen(cfg.bridge_port, "127.0.0.1");
+}
+// Managed resources served over HTTP (object buckets): 127.0.0.1:<port> -> the resource's socket.
+for (const f of cfg.forwards || []) {
+  net.createServer((c) => pipe(c, net.connect(f.socket))).listen(f.port, "127.0.0.1");
 }
 for (const s of ["SIGTERM", "SIGINT", "SIGHUP"]) {
   process.on(s, () => {

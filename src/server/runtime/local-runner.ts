@@ -11,6 +11,7 @@ import { CommandSyntaxError, splitCommand } from "./commands";
 import { waitHealthy } from "./health";
 import { LAUNCHER_SOURCE } from "./launcher-source";
 import { findProcesses, groupUsage, isAlive, killGroup, processStartTime } from "./process-table";
+import { closeResourceSockets, hasResourceSockets, openResourceSockets, prepareResources, serveResourceSockets, type TResourceHandlers } from "./resource-sockets";
 import { bwrapArgs, probeHost, type TSandboxMounts } from "./sandbox";
 import { BoundedLog, runStep } from "./steps";
 import type { Runner, TDeployOutcome, TDeploySpec, THealth, TIsolationReport, TRuntimeState } from "./runner";
@@ -34,6 +35,8 @@ const SANDBOX_RUN = "/capstan/run";
 const SANDBOX_LOG = "/capstan/log";
 const SANDBOX_LAUNCHER = "/capstan/launcher.mjs";
 const SANDBOX_BRIDGE_PORT = 4319;
+/** Object buckets inside the sandbox: 127.0.0.1:4320, 4321, ... */
+const SANDBOX_BUCKET_PORT = 4320;
 const MAX_SOCKET_PATH = 100;
 
 export class LocalRunner implements Runner {
@@ -131,7 +134,15 @@ export class LocalRunner implements Runner {
     const ingressSocket = path.join(runDir, "ingress.sock");
     const bridgeSocket = path.join(runDir, "bridge.sock");
     await serveBridgeSocket(spec.deploymentId, bridgeSocket, spec.bridge);
+    const resources = spec.resources?.length && spec.resourceHandlers
+      ? await prepareResources({
+          deploymentId: spec.deploymentId, runDir, insideRun: sandboxed ? SANDBOX_RUN : runDir, resources: spec.resources, handlers: spec.resourceHandlers,
+          bucketPort: async (i) => (sandboxed ? SANDBOX_BUCKET_PORT + i : freePort()),
+        })
+      : null;
     const appEnv: Record<string, string> = {
+      // Resource variables first: Capstan's own names below cannot be overridden by them.
+      ...resources?.env,
       ...baseEnv(sandboxed ? "/tmp" : path.join(dir, "home")),
       PORT: String(appPort),
       CAPSTAN_BRIDGE_URL: `http://127.0.0.1:${bridgePort}`,
@@ -139,8 +150,8 @@ export class LocalRunner implements Runner {
     };
     if (!sandboxed) await mkdir(appEnv.HOME!, { recursive: true });
     const launch = sandboxed
-      ? { argv: start, cwd: cwdInside, env: appEnv, log: `${SANDBOX_LOG}/app.log`, log_max: this.cfg.logMaxBytes, ingress_socket: `${SANDBOX_RUN}/ingress.sock`, app_port: appPort, bridge_socket: `${SANDBOX_RUN}/bridge.sock`, bridge_port: bridgePort }
-      : { argv: start, cwd: cwdHost, env: appEnv, log: path.join(logDir, "app.log"), log_max: this.cfg.logMaxBytes, ingress_socket: ingressSocket, app_port: appPort, bridge_socket: bridgeSocket, bridge_port: bridgePort };
+      ? { argv: start, cwd: cwdInside, env: appEnv, log: `${SANDBOX_LOG}/app.log`, log_max: this.cfg.logMaxBytes, ingress_socket: `${SANDBOX_RUN}/ingress.sock`, app_port: appPort, bridge_socket: `${SANDBOX_RUN}/bridge.sock`, bridge_port: bridgePort, forwards: resources?.forwards ?? [] }
+      : { argv: start, cwd: cwdHost, env: appEnv, log: path.join(logDir, "app.log"), log_max: this.cfg.logMaxBytes, ingress_socket: ingressSocket, app_port: appPort, bridge_socket: bridgeSocket, bridge_port: bridgePort, forwards: resources?.forwards ?? [] };
     await writeFile(path.join(runDir, "launch.json"), JSON.stringify(launch), { mode: 0o600 });
     const marker = `capstan-deployment=${spec.deploymentId}`;
     const launcherArgv = sandboxed
@@ -172,6 +183,7 @@ export class LocalRunner implements Runner {
     const state: TRuntimeState = {
       host: this.hostId, dir, pid: child.pid, pgid: child.pid, start_time: startTime, sandbox: host.sandbox,
       ingress_socket: ingressSocket, bridge_socket: bridgeSocket, app_port: appPort,
+      ...(resources?.state.length ? { resources: resources.state } : {}),
     };
     await spec.onStarted?.(state);
 
@@ -199,13 +211,14 @@ export class LocalRunner implements Runner {
     return isAlive(state.pid, state.start_time);
   }
 
-  async adopt(deploymentId: string, state: TRuntimeState, bridge: (req: Request) => Promise<Response>): Promise<void> {
-    if (hasBridgeSocket(deploymentId)) return;
-    await serveBridgeSocket(deploymentId, state.bridge_socket, bridge);
+  async adopt(deploymentId: string, state: TRuntimeState, bridge: (req: Request) => Promise<Response>, resources?: TResourceHandlers): Promise<void> {
+    if (!hasBridgeSocket(deploymentId)) await serveBridgeSocket(deploymentId, state.bridge_socket, bridge);
+    if (state.resources?.length && resources && !hasResourceSockets(deploymentId)) await serveResourceSockets(deploymentId, state.resources, resources);
   }
 
   async stop(deploymentId: string, state: TRuntimeState | null): Promise<void> {
     await closeBridgeSocket(deploymentId);
+    await closeResourceSockets(deploymentId);
     if (state && (await isAlive(state.pid, state.start_time))) await killGroup(state.pgid, 5_000);
     // Anything else still carrying this deployment's marker (a launcher from an interrupted start).
     for (const p of await findProcesses(`capstan-deployment=${deploymentId}`)) {
@@ -234,9 +247,11 @@ export class LocalRunner implements Runner {
       killed.push(id);
     }
     for (const id of openBridgeSockets()) if (!keep.has(id)) await closeBridgeSocket(id);
+    for (const id of openResourceSockets()) if (!keep.has(id)) await closeResourceSockets(id);
     for (const name of entries) {
       if (!/^dep_[0-9a-z]{26}$/.test(name) || keep.has(name)) continue;
       await closeBridgeSocket(name);
+      await closeResourceSockets(name);
       await rm(this.dirOf(name), { recursive: true, force: true });
       removed.push(name);
     }

@@ -1,4 +1,5 @@
 import type { TBuildPlan, TEvidence, TFinding } from "@/server/domain/source/source.types";
+import type { TResourceHandlers, TResourceSocketState, TResourceSpec } from "./resource-sockets";
 import type { THostIsolation } from "./sandbox";
 
 /**
@@ -27,6 +28,8 @@ export type TRuntimeState = {
   ingress_socket: string;
   bridge_socket: string;
   app_port: number;
+  /** Managed resources' sockets (docs/decisions.md "Managed resources"); no secrets. */
+  resources?: TResourceSocketState[];
 };
 
 export type TDeploySpec = {
@@ -37,6 +40,9 @@ export type TDeploySpec = {
   bridge: (req: Request) => Promise<Response>;
   /** Called with the runtime state as soon as the process exists (before health). */
   onStarted?: (state: TRuntimeState) => Promise<void>;
+  /** Managed resources attached to the product: sockets in the sandbox and their env vars. */
+  resources?: TResourceSpec[];
+  resourceHandlers?: TResourceHandlers;
 };
 
 export type TDeployEvidence = { build_log: TEvidence | null; health_attempts: TEvidence | null; run_log?: TEvidence | null };
@@ -54,7 +60,7 @@ export interface Runner {
   /** Is the process of this state still the one we started? */
   isRunning(state: TRuntimeState): Promise<boolean>;
   /** Re-attaches host-side pieces (the Bridge socket) to a process started by an earlier Capstan process. */
-  adopt(deploymentId: string, state: TRuntimeState, bridge: (req: Request) => Promise<Response>): Promise<void>;
+  adopt(deploymentId: string, state: TRuntimeState, bridge: (req: Request) => Promise<Response>, resources?: TResourceHandlers): Promise<void>;
   /** Kills the whole process group, frees its socket and port, removes the directory. Idempotent. */
   stop(deploymentId: string, state: TRuntimeState | null): Promise<void>;
   /**

@@ -13,6 +13,7 @@ import { deploymentsRouter } from "@/server/domain/deployments/deployments.route
 import { sessionsRouter } from "@/server/domain/sessions/sessions.router";
 import { releasesRouter } from "@/server/domain/releases/releases.router";
 import { domainsRouter } from "@/server/domain/domains/domains.router";
+import { managedResourcesRouter } from "@/server/domain/managed-resources/managed-resources.router";
 import { signingKeysRouter } from "@/server/domain/signing-keys/signing-keys.router";
 import { router } from "./init";
 
@@ -32,6 +33,7 @@ export const appRouter = router({
   sessions: sessionsRouter,
   releases: releasesRouter,
   domains: domainsRouter,
+  managedResources: managedResourcesRouter,
   signingKeys: signingKeysRouter,
 });
 

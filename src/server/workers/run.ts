@@ -12,6 +12,7 @@ import { processEvaluations } from "@/server/domain/releases/evaluation-worker";
 import { processReleaseWindows } from "@/server/domain/releases/release-window.service";
 import { processDomainChecks } from "@/server/domain/domains/verification.service";
 import { pruneVerifyRequests } from "@/server/domain/domains/domains.service";
+import { measureManagedResources, processManagedResources } from "@/server/domain/managed-resources/managed-resources.worker";
 
 type TLoop = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -32,6 +33,8 @@ export function loops(): TLoop[] {
     { name: "release-windows", everyMs: poll, run: () => processReleaseWindows() },
     { name: "domain-checks", everyMs: poll, run: processDomainChecks },
     { name: "domain-verify-pruner", everyMs: 10 * 60_000, run: pruneVerifyRequests },
+    { name: "managed-resources", everyMs: poll, run: () => processManagedResources() },
+    { name: "managed-resource-sizes", everyMs: 60_000, run: () => measureManagedResources() },
     { name: "runner-reconciler", everyMs: env().CAPSTAN_RUNNER_RECONCILE_MS, run: reconcileRunner },
     { name: "binding-expiry", everyMs: 60_000, run: expireBindings },
     { name: "reservation-sweeper", everyMs: 30_000, run: sweepExpiredReservations },

@@ -6,6 +6,7 @@ import { logger } from "@/server/platform/logger";
 import { runner, type TDeployOutcome, type TRuntimeState } from "@/server/runtime";
 import type { TDescriptor, TEvidence } from "@/server/domain/source/source.types";
 import { claimEvidence } from "@/server/domain/source/evidence.service";
+import { deploymentResources, resourceHandlers } from "@/server/domain/managed-resources/delivery";
 import type { TEnvironmentType } from "./deployments.contract";
 import { deploymentBridge, release, retireInTx } from "./lifecycle";
 import { forgetSurface } from "./surface-cache";
@@ -59,6 +60,8 @@ export async function applyDeployment(id: string): Promise<void> {
     outcome = await r.deploy({
       deploymentId: id, snapshot: rev.snapshot as unknown as TEvidence, buildPlan: descriptor.build_plan!,
       bridge: deploymentBridge(applying),
+      resources: await deploymentResources(applying),
+      resourceHandlers: resourceHandlers(applying),
       // Recorded at once so a stop or the reconciler can find the process even before it is healthy.
       onStarted: async (state) => {
         await db().deployment.updateMany({ where: { id, status: "applying" }, data: { runtime: state as unknown as Prisma.InputJsonValue } });

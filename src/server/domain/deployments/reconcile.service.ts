@@ -2,6 +2,7 @@ import { db } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
 import { runner, type TRuntimeState } from "@/server/runtime";
+import { resourceHandlers } from "@/server/domain/managed-resources/delivery";
 import { deploymentBridge, retire } from "./lifecycle";
 
 /**
@@ -41,7 +42,7 @@ export async function reconcileRunner(): Promise<TReconcileReport> {
     }
     if (state && (await r.isRunning(state))) {
       keep.add(dep.id);
-      await r.adopt(dep.id, state, deploymentBridge(dep));
+      await r.adopt(dep.id, state, deploymentBridge(dep), resourceHandlers(dep));
       report.adopted.push(dep.id);
       continue;
     }

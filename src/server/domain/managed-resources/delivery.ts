@@ -1,0 +1,125 @@
+import type { Deployment } from "@/generated/prisma/client";
+import { blobStore } from "@/server/platform/blob-store";
+import { unseal } from "@/server/platform/crypto";
+import { db } from "@/server/platform/db/client";
+import { likeLiteral } from "@/server/platform/like";
+import type { TResourceHandlers, TResourceSpec } from "@/server/runtime/resource-sockets";
+import { managedPostgresTarget } from "./postgres-admin";
+
+/**
+ * How a deployment receives its managed resources (docs/decisions.md
+ * "Managed resources"): at deploy time, every available resource attached
+ * to its product (for all environments or its own) becomes a socket in its
+ * sandbox plus an env var; the use is recorded (`used_by`). While it runs,
+ * each new connection or request asks `gate` whether the resource is still
+ * attached to the deployment's product and available, so a detach takes
+ * effect at once for new connections.
+ */
+type TDep = Pick<Deployment, "id" | "workspaceId" | "productId" | "environmentType">;
+
+export async function deploymentResources(dep: TDep): Promise<TResourceSpec[]> {
+  const rows = await db().managedResource.findMany({
+    where: { productId: dep.productId, status: "available", OR: [{ environmentType: null }, { environmentType: dep.environmentType }] },
+    orderBy: { attachedAt: "asc" },
+    omit: { sealedSecret: false },
+  });
+  const specs: TResourceSpec[] = [];
+  const target = managedPostgresTarget();
+  for (const r of rows) {
+    const envVar = r.envVar ?? (r.kind === "postgres" ? "DATABASE_URL" : "BUCKET_URL");
+    if (r.kind === "postgres") {
+      if (!target || !r.sealedSecret || !r.roleName || !r.dbName) continue;
+      const { password } = JSON.parse(unseal(r.sealedSecret, r.id)) as { password: string };
+      specs.push({ kind: "postgres", resourceId: r.id, envVar, user: r.roleName, database: r.dbName, password, upstream: target });
+    } else {
+      specs.push({ kind: "object_bucket", resourceId: r.id, envVar });
+    }
+  }
+  if (specs.length) {
+    await db().managedResourceUse.createMany({
+      data: specs.map((s) => ({ deploymentId: dep.id, resourceId: s.resourceId, envVar: s.envVar })),
+      skipDuplicates: true,
+    });
+  }
+  return specs;
+}
+
+/** Null when the deployment may use the resource now, else the reason in words. */
+async function gate(dep: TDep, resourceId: string): Promise<string | null> {
+  const r = await db().managedResource.findUnique({ where: { id: resourceId }, select: { productId: true, environmentType: true, status: true, name: true } });
+  if (!r || r.status !== "available") return `managed resource ${resourceId} is not available`;
+  if (r.productId !== dep.productId || (r.environmentType !== null && r.environmentType !== dep.environmentType)) {
+    return `managed resource ${r.name} is no longer attached to this deployment's product; redeploy after reattaching it`;
+  }
+  return null;
+}
+
+const MAX_OBJECT_BYTES = 32 * 1024 * 1024;
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const problem = (status: number, detail: string) =>
+  new Response(JSON.stringify({ title: status === 404 ? "Not found" : "Request refused", status, detail }), { status, headers: { "content-type": "application/problem+json" } });
+
+/**
+ * The object API of a bucket, served on its per-deployment socket:
+ * PUT /<key> stores the body (Content-Type kept), GET /<key> returns it,
+ * DELETE /<key> removes it, GET /?prefix=&after= lists keys (1000 at most).
+ * Keys live in `storage_objects` with the resource id as owner; bytes are
+ * content-addressed in the platform blob store.
+ */
+function bucketHandler(dep: TDep, resourceId: string) {
+  return async (req: Request): Promise<Response> => {
+    const why = await gate(dep, resourceId);
+    if (why) return problem(403, why);
+    const url = new URL(req.url);
+    let key: string;
+    try {
+      key = decodeURIComponent(url.pathname.slice(1));
+    } catch {
+      return problem(400, "the key is not valid percent-encoding");
+    }
+    const owner = { workspaceId: dep.workspaceId, productId: resourceId };
+    if (key === "") {
+      if (req.method !== "GET") return problem(405, "only GET lists the bucket");
+      const prefix = url.searchParams.get("prefix") ?? "";
+      const after = url.searchParams.get("after") ?? undefined;
+      const rows = await db().storageObject.findMany({
+        where: { ...owner, key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) } }, orderBy: { key: "asc" }, take: 1000,
+      });
+      return json(200, { items: rows.map((r) => ({ key: r.key, size_bytes: Number(r.sizeBytes), content_type: r.contentType, updated_at: r.updatedAt.toISOString() })) });
+    }
+    if (key.length > 1024) return problem(400, "keys are at most 1024 characters");
+    const where = { workspaceId_productId_key: { ...owner, key } };
+    switch (req.method) {
+      case "PUT": {
+        const declared = Number(req.headers.get("content-length") ?? 0);
+        if (declared > MAX_OBJECT_BYTES) return problem(413, `objects are at most ${MAX_OBJECT_BYTES} bytes`);
+        const bytes = Buffer.from(await req.arrayBuffer());
+        if (bytes.length > MAX_OBJECT_BYTES) return problem(413, `objects are at most ${MAX_OBJECT_BYTES} bytes`);
+        const blob = await blobStore().put(bytes);
+        const contentType = req.headers.get("content-type") ?? "application/octet-stream";
+        await db().storageObject.upsert({
+          where,
+          create: { ...owner, key, sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType },
+          update: { sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType, updatedAt: new Date() },
+        });
+        return json(200, { key, size_bytes: bytes.length, sha256: blob.sha256 });
+      }
+      case "GET": {
+        const row = await db().storageObject.findUnique({ where });
+        const bytes = row ? await blobStore().get(row.sha256) : null;
+        if (!row || !bytes) return problem(404, `no object ${key}`);
+        return new Response(new Uint8Array(bytes), { status: 200, headers: { "content-type": row.contentType, "content-length": String(bytes.length) } });
+      }
+      case "DELETE": {
+        const n = await db().storageObject.deleteMany({ where: { ...owner, key } });
+        return n.count ? new Response(null, { status: 204 }) : problem(404, `no object ${key}`);
+      }
+      default:
+        return problem(405, "use GET, PUT or DELETE");
+    }
+  };
+}
+
+export function resourceHandlers(dep: TDep): TResourceHandlers {
+  return { gate: (resourceId) => gate(dep, resourceId), bucket: (resourceId) => bucketHandler(dep, resourceId) };
+}

@@ -1,0 +1,106 @@
+import type { ManagedResource, Prisma } from "@/generated/prisma/client";
+import { AppError, notFound } from "@/server/platform/errors";
+import { emitEvent } from "@/server/platform/outbox";
+import { iso } from "@/server/platform/time";
+import type { TPlanName } from "@/server/domain/usage/usage.contract";
+import type { MRES_ENVIRONMENTS, MRES_FAILURE_CODES, TManagedResource, TMresKind } from "./managed-resources.contract";
+import { MRES, type TMresEvent, type TMresState } from "./managed-resources.states";
+import { managedPostgresTarget } from "./postgres-admin";
+
+/**
+ * The row <-> wire mapping, the plan limits and the one function that moves
+ * a resource's status (inside the caller's transaction, with its event).
+ */
+const GiB = 1024 ** 3;
+/** Per plan: resources that are not deleted, and the size each may reach (README "Managed resources"). */
+export const MRES_LIMITS: Record<TPlanName, { count: number; maxSizeBytes: number }> = {
+  free: { count: 2, maxSizeBytes: 1 * GiB },
+  team: { count: 20, maxSizeBytes: 20 * GiB },
+  enterprise: { count: 200, maxSizeBytes: 200 * GiB },
+};
+export const limitsFor = (plan: string) => MRES_LIMITS[plan as TPlanName] ?? MRES_LIMITS.free;
+
+export type TTx = Prisma.TransactionClient;
+/** A row as the client returns it: the sealed secret is omitted unless a query opts in. */
+export type TMres = Omit<ManagedResource, "sealedSecret">;
+type TEnv = (typeof MRES_ENVIRONMENTS)[number];
+export type TRowWithUses = TMres & {
+  uses?: Array<{ deploymentId: string; envVar: string; deployment: { environmentType: string } }>;
+};
+
+/** Active deployments that received the resource. */
+export const usesInclude = {
+  uses: { where: { deployment: { status: "active" } }, include: { deployment: { select: { environmentType: true } } }, orderBy: { createdAt: "asc" } },
+} satisfies Prisma.ManagedResourceInclude;
+
+export const defaultEnvVar = (kind: TMresKind) => (kind === "postgres" ? "DATABASE_URL" : "BUCKET_URL");
+
+export function connectionOf(r: TMres): TManagedResource["connection"] {
+  if (r.status === "deleted") return null;
+  if (r.kind === "postgres") {
+    const t = managedPostgresTarget();
+    return { database: r.dbName ?? undefined, username: r.roleName ?? undefined, ...(t ? { host: t.host, port: t.port } : {}) };
+  }
+  return { namespace: r.id };
+}
+
+export function toResource(r: TRowWithUses, plan: string): TManagedResource {
+  return {
+    id: r.id, workspace_id: r.workspaceId, name: r.name, kind: r.kind as TMresKind, status: r.status as TMresState,
+    attachment: r.productId
+      ? { product_id: r.productId, environment_type: (r.environmentType as TEnv | null) ?? null, env_var: r.envVar ?? defaultEnvVar(r.kind as TMresKind), attached_at: iso(r.attachedAt ?? r.updatedAt) }
+      : null,
+    used_by: (r.uses ?? []).map((u) => ({ deployment_id: u.deploymentId, environment_type: u.deployment.environmentType as TEnv, env_var: u.envVar })),
+    connection: connectionOf(r),
+    size_bytes: Number(r.sizeBytes),
+    size_measured_at: r.sizeMeasuredAt ? iso(r.sizeMeasuredAt) : null,
+    limits: { max_size_bytes: limitsFor(plan).maxSizeBytes },
+    deletion: r.deletionRequestedAt && r.destroyAfter && (r.status === "deletion_scheduled" || r.status === "deleting")
+      ? { requested_at: iso(r.deletionRequestedAt), destroy_after: iso(r.destroyAfter) }
+      : null,
+    failure: r.failureCode ? { code: r.failureCode as (typeof MRES_FAILURE_CODES)[number], message: r.failureMessage ?? "" } : null,
+    created_at: iso(r.createdAt), updated_at: iso(r.updatedAt), deleted_at: r.deletedAt ? iso(r.deletedAt) : null,
+  };
+}
+
+/** The event body of a change: never the secret. */
+export function eventData(r: TMres, from: string | null, step: string): Record<string, unknown> {
+  return {
+    resource_id: r.id, kind: r.kind, name: r.name, step, from, to: r.status,
+    attachment: r.productId ? { product_id: r.productId, environment_type: r.environmentType, env_var: r.envVar } : null,
+    destroy_after: r.destroyAfter && r.status === "deletion_scheduled" ? iso(r.destroyAfter) : null,
+    failure: r.failureCode ? { code: r.failureCode, message: r.failureMessage } : null,
+  };
+}
+
+export async function lockRow(tx: TTx, workspaceId: string | null, id: string): Promise<TMres> {
+  await tx.$queryRaw`SELECT "id" FROM "managed_resources" WHERE "id" = ${id} FOR UPDATE`;
+  const r = await tx.managedResource.findUnique({ where: { id } });
+  if (!r || (workspaceId !== null && r.workspaceId !== workspaceId)) throw notFound(`Managed resource ${id}`);
+  return r;
+}
+
+/**
+ * Writes a status move (and any other columns) and its event. The row must
+ * be locked by the caller (lockRow); an edge not in the table is a 409.
+ */
+export async function move(
+  tx: TTx, r: TMres, event: TMresEvent, data: Prisma.ManagedResourceUncheckedUpdateInput, correlationId: string,
+): Promise<TMres> {
+  const to = MRES.next(r.status as TMresState, event);
+  const row = await tx.managedResource.update({ where: { id: r.id }, data: { ...data, status: to, updatedAt: new Date() } });
+  await emitEvent(tx, { workspaceId: r.workspaceId, type: "managed_resource.changed", correlationId, subject: r.id, data: eventData(row, r.status, event) });
+  return row;
+}
+
+/** A change of the attachment only (no status move), with its event. */
+export async function change(
+  tx: TTx, r: TMres, step: string, data: Prisma.ManagedResourceUncheckedUpdateInput, correlationId: string,
+): Promise<TMres> {
+  const row = await tx.managedResource.update({ where: { id: r.id }, data: { ...data, updatedAt: new Date() } });
+  await emitEvent(tx, { workspaceId: r.workspaceId, type: "managed_resource.changed", correlationId, subject: r.id, data: eventData(row, r.status, step) });
+  return row;
+}
+
+export const invalid = (path: string, message: string, reason?: string) =>
+  new AppError("validation_failed", `${path.slice(1).replace(/\//g, ".")} ${message}`, { errors: [{ path, message }], ...(reason ? { reason } : {}) });
