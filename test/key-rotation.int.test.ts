@@ -60,10 +60,10 @@ describe("reencrypt-secrets", () => {
       use(newKey, ""); // the old key is gone
       const newKek = currentKekId();
       expect(newKek).not.toBe(oldKek);
-      const subRow = await db().eventSubscription.findUniqueOrThrow({ where: { id: sub.json.id } });
+      const subRow = await db().eventSubscription.findUniqueOrThrow({ where: { id: sub.json.id }, omit: { secretSealed: false } });
       expect(sealedKekId(subRow.secretSealed)).toBe(newKek);
       expect(unseal(subRow.secretSealed, `webhook:${sub.json.id}`)).toBe(sub.json.secret);
-      for (const k of await db().signingKey.findMany()) {
+      for (const k of await db().signingKey.findMany({ omit: { privateJwkSealed: false } })) {
         expect(k.kekId).toBe(newKek);
         expect(sealedKekId(k.privateJwkSealed)).toBe(newKek);
       }

@@ -19,7 +19,8 @@ export async function hashPassword(password: string): Promise<string> {
 
 /** Returns the user when the password matches; constant work whether or not the email exists. */
 export async function verifyPassword(email: string, password: string): Promise<TUserView | null> {
-  const user = await db().user.findUnique({ where: { email: email.trim().toLowerCase() } });
+  // The one read of the hash: it is omitted from every other query (db/client.ts OMIT_SECRETS).
+  const user = await db().user.findUnique({ where: { email: email.trim().toLowerCase() }, omit: { passwordHash: false } });
   const stored = user?.passwordHash ?? "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$2wzWZm8Ca2rSd0Yk1hB0dYSIvFzlS4eLDUaVyD3Yd6Q";
   const ok = await verify(stored, password).catch(() => false);
   if (!user || !ok) return null;

@@ -22,7 +22,7 @@ function toWorkspace(w: Workspace & { plan: { plan: string } | null }, role: str
   };
 }
 
-function toMember(m: Membership & { user: User }): TMember {
+function toMember(m: Membership & { user: Pick<User, "email" | "name"> }): TMember {
   return {
     id: m.id, workspace_id: m.workspaceId, user_id: m.userId, email: m.user.email, name: m.user.name,
     role: m.role as TRole, created_at: iso(m.createdAt), updated_at: iso(m.updatedAt),
