@@ -14,6 +14,9 @@ import { connectPg, pgliteRunner } from "./sql-runner";
 export const OMIT_SECRETS = {
   credential: { secretSealed: true },
   serviceIdentity: { secretHash: true, previousSecretHash: true },
+  eventSubscription: { secretSealed: true, previousSecretSealed: true },
+  signingKey: { privateJwkSealed: true },
+  user: { passwordHash: true },
   managedResource: { sealedSecret: true },
 } as const;
 
