@@ -1373,6 +1373,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workspaces/{ws}/managed-resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List managed resources (deleted ones only with include_deleted=true) */
+        get: operations["managedResources-list"];
+        put?: never;
+        /** Create a managed PostgreSQL database or object bucket (provisioned by the worker); the response is the only one that shows its password */
+        post: operations["managedResources-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{ws}/managed-resources/{mres}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a managed resource: status, attachment, size and the deployments using it (never its password) */
+        get: operations["managedResources-get"];
+        put?: never;
+        post?: never;
+        /** Schedule a detached resource's destruction after the grace period (409 while attached); reattach restores it until then */
+        delete: operations["managedResources-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{ws}/managed-resources/{mres}/detach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Detach a resource from its product: the data is kept, new deployments no longer receive it */
+        post: operations["managedResources-detach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{ws}/managed-resources/{mres}/reattach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attach a detached resource to a product of the workspace (restores one scheduled for deletion) */
+        post: operations["managedResources-reattach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/signing-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The token signing keys with their rotation state and schedule */
+        get: operations["signingKeys-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2836,7 +2923,7 @@ export interface components {
                 message: string;
             };
             /** @enum {string} */
-            rule: "missing_start_script" | "health_path_not_found" | "capabilities_schema";
+            rule: "missing_start_script" | "wrong_port" | "health_path_not_found" | "capabilities_schema";
             /** @enum {string} */
             kind: "source_patch" | "descriptor_edit";
             /** @enum {string} */
@@ -2898,6 +2985,132 @@ export interface components {
             verified_at: string | null;
             created_at: string;
             updated_at: string;
+        };
+        ManagedResources: {
+            items: components["schemas"]["ManagedResource"][];
+            next_cursor: string | null;
+        };
+        ManagedResource: {
+            id: string;
+            workspace_id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "postgres" | "object_bucket";
+            /** @enum {string} */
+            status: "provisioning" | "available" | "failed" | "deletion_scheduled" | "deleting" | "deleted";
+            attachment: {
+                product_id: string;
+                environment_type: ("preview" | "staging" | "production") | null;
+                env_var: string;
+                attached_at: string;
+            } | null;
+            used_by: {
+                deployment_id: string;
+                /** @enum {string} */
+                environment_type: "preview" | "staging" | "production";
+                env_var: string;
+            }[];
+            connection: {
+                database?: string;
+                username?: string;
+                host?: string;
+                port?: number;
+                namespace?: string;
+            } | null;
+            size_bytes: number;
+            size_measured_at: string | null;
+            limits: {
+                max_size_bytes: number;
+            };
+            deletion: {
+                requested_at: string;
+                destroy_after: string;
+            } | null;
+            failure: {
+                /** @enum {string} */
+                code: "provision_failed" | "destroy_failed" | "size_limit_exceeded";
+                message: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+            deleted_at: string | null;
+        };
+        ManagedResourceCreated: {
+            id: string;
+            workspace_id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "postgres" | "object_bucket";
+            /** @enum {string} */
+            status: "provisioning" | "available" | "failed" | "deletion_scheduled" | "deleting" | "deleted";
+            attachment: {
+                product_id: string;
+                environment_type: ("preview" | "staging" | "production") | null;
+                env_var: string;
+                attached_at: string;
+            } | null;
+            used_by: {
+                deployment_id: string;
+                /** @enum {string} */
+                environment_type: "preview" | "staging" | "production";
+                env_var: string;
+            }[];
+            connection: {
+                database?: string;
+                username?: string;
+                host?: string;
+                port?: number;
+                namespace?: string;
+            } | null;
+            size_bytes: number;
+            size_measured_at: string | null;
+            limits: {
+                max_size_bytes: number;
+            };
+            deletion: {
+                requested_at: string;
+                destroy_after: string;
+            } | null;
+            failure: {
+                /** @enum {string} */
+                code: "provision_failed" | "destroy_failed" | "size_limit_exceeded";
+                message: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+            deleted_at: string | null;
+            secret: {
+                password: string;
+                url: string;
+            } | null;
+        };
+        SigningKeys: {
+            /** @description Newest first, at most 50 */
+            items: components["schemas"]["SigningKey"][];
+            /** @description Cache-Control max-age of the JWKS */
+            jwks_max_age_seconds: number;
+            /** @description How long a new key is published before it signs */
+            publish_lead_seconds: number;
+            clock_skew_seconds: number;
+        };
+        SigningKey: {
+            kid: string;
+            /** @constant */
+            alg: "ES256";
+            /**
+             * @description next: published, not signing yet; active: signs; retiring: published until the tokens it signed expire; retired: gone from the JWKS
+             * @enum {string}
+             */
+            state: "next" | "active" | "retiring" | "retired";
+            created_at: string;
+            /** @description When it starts (or started) signing */
+            activates_at: string;
+            /** @description When it leaves (or left) the JWKS; null while no newer key exists */
+            retires_at: string | null;
+            retired_at: string | null;
+            retired_reason: ("scheduled" | "emergency") | null;
+            /** @description The latest expiry of a token it signed (rounded up) */
+            signed_until: string | null;
         };
         Problem: {
             type: string;
@@ -4908,7 +5121,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    event_types: (("capability.contract_ready" | "capability.invocation_requested" | "capability.invocation_resulted" | "workspace.created" | "member.upserted" | "member.role_changed" | "plan.changed" | "budget.changed" | "product.created" | "source_freeze.completed" | "credential.created" | "credential.revoked" | "binding.changed" | "service_identity.changed" | "deployment.changed" | "pipeline_run.changed" | "surface.changed" | "access.changed" | "session.changed" | "invocation.changed" | "domain.changed" | "evaluation.changed" | "release.changed" | "fix.changed") | "*")[];
+                    event_types: (("capability.contract_ready" | "capability.invocation_requested" | "capability.invocation_resulted" | "workspace.created" | "member.upserted" | "member.role_changed" | "plan.changed" | "budget.changed" | "product.created" | "source_freeze.completed" | "credential.created" | "credential.revoked" | "binding.changed" | "service_identity.changed" | "deployment.changed" | "pipeline_run.changed" | "surface.changed" | "access.changed" | "session.changed" | "invocation.changed" | "domain.changed" | "evaluation.changed" | "release.changed" | "fix.changed" | "managed_resource.changed") | "*")[];
                     description?: string;
                 };
             };
@@ -13496,6 +13709,764 @@ export interface operations {
             429: {
                 headers: {
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "managedResources-list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                order?: "asc" | "desc";
+                product_id?: string;
+                include_deleted?: "true" | "false";
+            };
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedResources"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "managedResources-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "postgres" | "object_bucket";
+                    name: string;
+                    attach?: {
+                        product_id: string;
+                        /** @enum {string} */
+                        environment_type?: "preview" | "staging" | "production";
+                        env_var?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedResourceCreated"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "managedResources-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                ws: string;
+                mres: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedResource"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "managedResources-delete": {
+        parameters: {
+            query?: {
+                skip_grace_period?: "true" | "false";
+            };
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                ws: string;
+                mres: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedResource"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "managedResources-detach": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                ws: string;
+                mres: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedResource"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "managedResources-reattach": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                ws: string;
+                mres: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: string;
+                    /** @enum {string} */
+                    environment_type?: "preview" | "staging" | "production";
+                    env_var?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedResource"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "signingKeys-list": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningKeys"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
