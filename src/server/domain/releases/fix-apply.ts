@@ -8,7 +8,7 @@ import { env } from "@/server/platform/env";
 import { AppError } from "@/server/platform/errors";
 import { validateContract } from "@/server/domain/source/contract-validation";
 import { applyDescriptorEdits, detectDescriptor, UnsupportedSource } from "@/server/domain/source/descriptor-detection";
-import { buildSnapshot, listSnapshot, readSnapshotEntries, readSnapshotFile } from "@/server/domain/source/snapshot";
+import { buildSnapshot, readSnapshotEntries } from "@/server/domain/source/snapshot";
 import { SourceRejection, type TDescriptor, type TEvidence } from "@/server/domain/source/source.types";
 import { scanTree } from "@/server/domain/source/tree-scan";
 import type { TFileChange } from "./fix-rules";
@@ -32,14 +32,14 @@ async function snapshotOf(rev: Revision): Promise<Buffer> {
   return buf;
 }
 
-/** The files a rule may read: package.json and capabilities.json with content, every other root file by name. */
+const READABLE = /\.(json|[cm]?js)$/;
+const READ_MAX_BYTES = 256 * 1024;
+
+/** The files a rule may read: JSON and JavaScript files (up to 256 KiB) with content, every other file by name. */
 export async function ruleFiles(rev: Revision): Promise<Map<string, string>> {
-  const buf = await snapshotOf(rev);
   const files = new Map<string, string>();
-  for (const e of await listSnapshot(buf)) if (e.kind === "file") files.set(e.path, "");
-  for (const name of ["package.json", "capabilities.json"]) {
-    const b = files.has(name) ? await readSnapshotFile(buf, name) : null;
-    if (b) files.set(name, b.toString("utf8"));
+  for (const e of await readSnapshotEntries(await snapshotOf(rev))) {
+    if (e.kind === "file") files.set(e.path, READABLE.test(e.path) && e.size <= READ_MAX_BYTES ? e.data.toString("utf8") : "");
   }
   return files;
 }

@@ -35,6 +35,21 @@ describe("health_path_not_found", () => {
   });
 });
 
+describe("wrong_port", () => {
+  const plan = { build_plan: { port: 3000, health: { path: "/", timeout_ms: 1000 } } } as unknown as TDescriptor;
+  const files = (server: string) => new Map([["package.json", '{"scripts":{"start":"node ./srv/main.js"}}'], ["srv/main.js", server]]);
+  it("proposes the port the start script's file listens on", () => {
+    expect(proposeFix(input({ finding: finding("health_check_failed"), descriptor: plan, files: files("http.createServer(h).listen(8080, () => {});") }))).toMatchObject({
+      rule: "wrong_port", kind: "descriptor_edit", edits: { ports: [{ port: 8080, protocol: "http" }] },
+    });
+  });
+  it("does nothing when the app reads PORT, listens on the plan's port, or the finding is not about health", () => {
+    expect(proposeFix(input({ finding: finding("health_check_failed"), descriptor: plan, files: files("s.listen(Number(process.env.PORT) || 8080)") }))).toBeNull();
+    expect(proposeFix(input({ finding: finding("health_check_failed"), descriptor: plan, files: files("s.listen(3000)") }))).toBeNull();
+    expect(proposeFix(input({ finding: finding("smoke_server_error"), descriptor: plan, files: files("s.listen(8080)") }))).toBeNull();
+  });
+});
+
 describe("capabilities_schema", () => {
   it("drops unknown actions and unknown capabilities", () => {
     const doc = JSON.stringify({ capabilities: [{ id: "data.kv", actions: ["get", "fly"] }, { id: "time.travel", actions: ["go"] }] });

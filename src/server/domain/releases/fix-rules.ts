@@ -12,14 +12,14 @@ export type TFindingRef = { id: string | null; check: string | null; code: strin
 export type TFileChange = { path: string; before_sha256: string; after: string };
 export type TProposal =
   | { rule: "missing_start_script" | "capabilities_schema"; kind: "source_patch"; summary: string; diff: string; files: TFileChange[] }
-  | { rule: "health_path_not_found"; kind: "descriptor_edit"; summary: string; edits: Record<string, unknown> };
+  | { rule: "health_path_not_found" | "wrong_port"; kind: "descriptor_edit"; summary: string; edits: Record<string, unknown> };
 
 export type TFixInput = {
   finding: TFindingRef;
   descriptor: TDescriptor | null;
   /** Contract rejection of the revision, if any. */
   contractRejection: { reason?: string } | null;
-  /** Reads a regular file of the frozen snapshot (null if absent). */
+  /** Regular files of the frozen snapshot by path: JSON and JavaScript files with content, others by name (""). */
   files: Map<string, string>;
 };
 
@@ -68,6 +68,34 @@ function healthPathNotFound(input: TFixInput): TProposal | null {
   };
 }
 
+/** The file the app starts from: `node <file>` in scripts.start, else main, else the usual root names. */
+function entryFile(files: Map<string, string>): string | null {
+  try {
+    const pkg = JSON.parse(files.get("package.json") ?? "{}") as { scripts?: Record<string, unknown>; main?: unknown };
+    const start = typeof pkg.scripts?.start === "string" ? /^node\s+(\S+\.[cm]?js)\b/.exec(pkg.scripts.start.trim())?.[1] : undefined;
+    if (start && files.has(start.replace(/^\.\//, ""))) return start.replace(/^\.\//, "");
+    if (typeof pkg.main === "string" && files.has(pkg.main.trim())) return pkg.main.trim();
+  } catch {
+    // Not JSON: fall back to the usual names.
+  }
+  return ENTRY_CANDIDATES.find((f) => files.has(f)) ?? null;
+}
+
+function wrongPort(input: TFixInput): TProposal | null {
+  const plan = input.descriptor?.build_plan;
+  if (!plan || !["health_check_failed", "deployment_failed", "smoke_runtime_error"].includes(input.finding.code)) return null;
+  const entry = entryFile(input.files);
+  const source = entry ? input.files.get(entry) : undefined;
+  if (!source || /process\.env\.PORT|process\.env\[["']PORT["']\]/.test(source)) return null;
+  const port = Number(/\.listen\(\s*(\d{2,5})\s*[,)]/.exec(source)?.[1]);
+  if (!Number.isInteger(port) || port < 1 || port > 65535 || port === plan.port) return null;
+  return {
+    rule: "wrong_port", kind: "descriptor_edit",
+    summary: `${entry} listens on port ${port} (not PORT), but the build plan expects ${plan.port}: set the port to ${port}.`,
+    edits: { ports: [{ port, protocol: "http" }] },
+  };
+}
+
 function capabilitiesSchema(input: TFixInput): TProposal | null {
   const reason = input.contractRejection?.reason;
   if (input.finding.code !== "contract_rejected" || (reason !== "unknown_action" && reason !== "unknown_capability")) return null;
@@ -98,5 +126,5 @@ function capabilitiesSchema(input: TFixInput): TProposal | null {
 }
 
 export function proposeFix(input: TFixInput): TProposal | null {
-  return missingStartScript(input) ?? healthPathNotFound(input) ?? capabilitiesSchema(input);
+  return missingStartScript(input) ?? wrongPort(input) ?? healthPathNotFound(input) ?? capabilitiesSchema(input);
 }

@@ -158,7 +158,7 @@ export const ZFix = z
     product_id: zId("prod"),
     revision_id: zId("rev"),
     finding: z.object({ id: zId("fnd").nullable(), check: z.string().nullable(), code: z.string(), message: z.string() }),
-    rule: z.enum(["missing_start_script", "health_path_not_found", "capabilities_schema"]),
+    rule: z.enum(["missing_start_script", "wrong_port", "health_path_not_found", "capabilities_schema"]),
     kind: z.enum(["source_patch", "descriptor_edit"]),
     status: z.enum(FIX_STATES),
     summary: z.string(),
