@@ -1,4 +1,5 @@
 import { AppError } from "./errors";
+import { assertSafeInput } from "./hostile-input";
 
 /** Reads a request body as text, up to `max` bytes; past that it is a 413 problem. */
 export async function readBodyLimited(req: Request, max: number): Promise<string> {
@@ -37,7 +38,8 @@ function tooLarge(max: number): AppError {
 /**
  * Parses a JSON request body. An empty body is `{}` (trpc-to-openapi would
  * otherwise answer 415/400 to a bodiless POST); a non-JSON content type with a
- * body is 415; text that is not JSON is 400.
+ * body is 415; text that is not JSON is 400; a string with a NUL or an
+ * unpaired surrogate, or nesting past MAX_JSON_DEPTH, is 400 naming the field.
  */
 export function parseJsonBody(text: string, contentType: string | null): unknown {
   if (text.trim() === "") return {};
@@ -47,11 +49,14 @@ export function parseJsonBody(text: string, contentType: string | null): unknown
       reason: "unsupported_media_type",
     });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new AppError("bad_request", `The request body is not valid JSON: ${(err as Error).message}`, {
       reason: "malformed_json",
     });
   }
+  assertSafeInput(value, "request body");
+  return value;
 }

@@ -80,12 +80,35 @@ export type TProblem = {
 
 export const PROBLEM_BASE = "https://capstan.dev/problems/";
 
-/** Anything thrown becomes an AppError; unknown errors never leak their message. */
+/**
+ * Anything thrown becomes an AppError; unknown errors never leak their message.
+ * The database's answers to a lost race are not internal errors: a row
+ * deleted or changed by a concurrent request is a 404, a unique key taken or
+ * a serialization failure a 409 (services map the races they know; this is
+ * the net under the rest).
+ */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  const raced = raceToAppError(err);
+  if (raced) return raced;
   return new AppError("internal", "An internal error occurred. Quote the correlation id when reporting it.", {
     cause: err,
   });
+}
+
+function raceToAppError(err: unknown): AppError | null {
+  const e = err as { name?: unknown; code?: unknown } | null;
+  if (!e || typeof e !== "object" || e.name !== "PrismaClientKnownRequestError") return null;
+  switch (e.code) {
+    case "P2025":
+      return new AppError("not_found", "The resource was not found (a concurrent request may have just deleted it)", { cause: err });
+    case "P2002":
+      return new AppError("conflict", "A concurrent request created the same resource", { reason: "already_exists", cause: err });
+    case "P2034":
+      return new AppError("conflict", "A concurrent request changed the same resource; retry", { reason: "write_conflict", cause: err });
+    default:
+      return null;
+  }
 }
 
 export function toProblem(err: AppError, ctx: { instance: string; correlationId: string }): TProblem {

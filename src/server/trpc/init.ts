@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import { AppError, toAppError, toProblem, zodIssuesToErrors } from "@/server/platform/errors";
+import { assertSafeInput } from "@/server/platform/hostile-input";
 import type { TContext } from "./context";
 
 export type TMeta = OpenApiMeta<{
@@ -31,7 +32,15 @@ const t = initTRPC
 
 export const router = t.router;
 export const middleware = t.middleware;
-export const publicProcedure = t.procedure;
+/**
+ * Every procedure (REST, console) first screens its raw input, before any
+ * schema runs: strings a text column cannot hold and nesting that would
+ * overflow the validator are a 400 naming the field (platform/hostile-input).
+ */
+export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  assertSafeInput(await getRawInput(), "request");
+  return next();
+});
 export const createCallerFactory = t.createCallerFactory;
 
 /**
