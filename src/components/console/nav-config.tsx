@@ -1,5 +1,5 @@
 import {
-  Activity, Building2, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Users, Webhook,
+  Activity, Building2, Database, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Users, Webhook,
   type LucideIcon,
 } from "lucide-react";
 import type { TRole } from "@/server/domain/identity/access.service";
@@ -26,6 +26,7 @@ export const WORKSPACE_NAV: TWorkspaceNavItem[] = [
   { label: "Products", icon: Package, path: "/products" },
   { label: "Deployments", icon: Rocket, path: "/deployments" },
   { label: "Domains", icon: Globe, path: "/domains" },
+  { label: "Resources", icon: Database, path: "/resources" },
   { label: "Capability invocations", icon: Activity, path: "/invocations" },
   { label: "Pending operations", icon: Hourglass, path: "/pending", minRole: "admin" },
   { label: "Credentials", icon: Lock, path: "/credentials", minRole: "admin" },
