@@ -76,6 +76,8 @@ function breaking(doc: TDoc): boolean {
 async function main(): Promise<void> {
   const cmd = process.argv[2] ?? "check";
   const doc = current();
+  const ops = Object.values<TDoc>(doc.paths).reduce((n, item) => n + ["get", "put", "post", "delete", "patch", "head", "options", "trace"].filter((m) => item[m]).length, 0);
+  console.log(`openapi: the document has ${ops} operations on ${Object.keys(doc.paths).length} paths (version ${doc.info.version})`);
   let ok = true;
   switch (cmd) {
     case "lint":
