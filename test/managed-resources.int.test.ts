@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
 import { handleSurfaceRequest } from "@/server/domain/deployments/surfaces.service";
 import { measureManagedResources, processManagedResources } from "@/server/domain/managed-resources/managed-resources.worker";
 import { databaseExists, destroyDatabase } from "@/server/domain/managed-resources/postgres-admin";
@@ -9,6 +10,8 @@ import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { utcMonth } from "@/server/platform/time";
 import { runner } from "@/server/runtime";
+import { closeBridgeSocket } from "@/server/runtime/bridge-socket";
+import { closeResourceSockets } from "@/server/runtime/resource-sockets";
 import { api, makeUser, makeWorkspace, type TApiResult, type TTestUser } from "./support/api";
 import { bootBridgeApp } from "./support/bridge-fixtures";
 import { testDbMode } from "./support/db";
@@ -215,6 +218,33 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     const after = (await budget())!.usedUnits;
     await measureManagedResources(50, new Date(now.getTime() + 3_600_000));
     expect((await budget())!.usedUnits).toBeLessThan(after + 1_000_000);
+  });
+
+  it("serves the database socket again after Capstan restarts (reconciler adopt), and only one of two racing reattaches wins", async () => {
+    const product = await confirmedApp(owner, ws, { files: APP_FILES }, HEALTH_EDIT);
+    const mres = must(await call("POST", base(), { kind: "postgres", name: "adopted-db", attach: { product_id: product.productId, environment_type: "preview" } }), 201, "create");
+    await runWorker();
+    const d = await deploy(owner, ws, product.revisionId);
+    expect(d.status).toBe("active");
+    expect((await viaPath(d.surface_id, "/db/write?v=before-restart")).status).toBe(200);
+    // A restart: this process no longer serves the deployment's sockets.
+    await closeBridgeSocket(d.id);
+    await closeResourceSockets(d.id);
+    expect((await viaPath(d.surface_id, "/db/read")).json.error).toMatch(/ECONNREFUSED|ENOENT|connect/);
+    const report = await reconcileRunner();
+    expect(report.adopted).toContain(d.id);
+    expect((await viaPath(d.surface_id, "/db/read")).json.rows).toEqual([{ id: 1, body: "before-restart" }]);
+
+    must(await call("POST", `${base()}/${mres.id}/detach`, {}), 200, "detach");
+    const [a, b] = await Promise.all([
+      call("POST", `${base()}/${mres.id}/reattach`, { product_id: product.productId }),
+      call("POST", `${base()}/${mres.id}/reattach`, { product_id: otherProduct, env_var: "SECOND_DATABASE_URL" }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const loser = a.status === 409 ? a : b;
+    expect(loser.json.reason).toBe("already_attached");
+    const winner = a.status === 200 ? product.productId : otherProduct;
+    expect((await db().managedResource.findUniqueOrThrow({ where: { id: mres.id } })).productId).toBe(winner);
   });
 
   it("keeps another workspace out: its product cannot be attached, and its members cannot see or change the resource", async () => {
