@@ -48,6 +48,10 @@ const releaseBody = (productId: string, versionId: string, over: Record<string, 
 /** A 500 on `/` and a healthy /health: deploys fine, fails the smoke check. */
 const BROKEN_ROOT = `require("node:http").createServer((req, res) => { if (req.url === "/health") return res.end("ok"); res.statusCode = 500; res.end("broken"); }).listen(Number(process.env.PORT), "127.0.0.1");`;
 
+/** Answers everything, but its / handler leaves an unhandled rejection in the log (the app keeps running). */
+const REJECTS_ON_ROOT = `process.on("unhandledRejection", (e) => console.error("unhandledRejection", e));
+require("node:http").createServer((req, res) => { if (req.url === "/") Promise.reject(new Error("db connection lost")); setTimeout(() => res.end("ok"), 20); }).listen(Number(process.env.PORT), "127.0.0.1");`;
+
 let unconfirmedFinding: string;
 let passing: { productId: string; revisionId: string; evaluation: any; version: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -101,6 +105,17 @@ describe("evaluations and versions", () => {
     expect(e.findings).toEqual([expect.objectContaining({ check: "smoke", code: "smoke_server_error", severity: "error", message: "GET / answered 500." })]);
     expect(e.findings[0].id).toMatch(/^fnd_/);
     expect(must(await get(`/revisions/${app.revisionId}/versions`), 200, "versions").items).toEqual([]);
+  });
+
+  it("a crash in the app's log fails the logs check even when every request answered", async () => {
+    const app = await confirmedApp(owner, ws, { files: { "server.js": REJECTS_ON_ROOT } }, HEALTH_EDIT);
+    const e = await evaluate(owner, ws, app.revisionId);
+    expect(e.checks.map((c: { name: string; status: string }) => `${c.name}:${c.status}`)).toEqual([
+      "descriptor:passed", "contract:passed", "deployment:passed", "surface:passed", "smoke:passed", "logs:failed",
+    ]);
+    expect(e.findings).toEqual([expect.objectContaining({ check: "logs", code: "log_crash" })]);
+    expect(e.findings[0].message).toContain("db connection lost");
+    expect(e).toMatchObject({ verdict: "fail", version_id: null });
   });
 
   it("an unconfirmed revision fails at the descriptor check without deploying anything", async () => {
