@@ -243,8 +243,13 @@ export function PlanView({ ws }: { ws: string }) {
         {workspace.data && !canManage ? (
           <Alert>Only owners and admins can change the plan or budgets. You are {workspace.data.role}.</Alert>
         ) : null}
-        <PlanCard ws={ws} canManage={canManage} />
-        <BudgetsCard ws={ws} canManage={canManage} />
+        {/* One failure, one message: the cards' own queries would repeat the workspace's error twice more. */}
+        {workspace.data ? (
+          <>
+            <PlanCard ws={ws} canManage={canManage} />
+            <BudgetsCard ws={ws} canManage={canManage} />
+          </>
+        ) : null}
       </div>
     </>
   );

@@ -1,4 +1,5 @@
-import { initTRPC, TRPCError } from "@trpc/server";
+import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import { AppError, toAppError, toProblem, zodIssuesToErrors } from "@/server/platform/errors";
@@ -13,8 +14,20 @@ export type TMeta = OpenApiMeta<{
 }>;
 
 /**
+ * The domain catalogue's HTTP statuses as tRPC codes, so the console's
+ * transport answers the status REST answers (tRPC would otherwise send 500
+ * for every error a procedure throws).
+ */
+export const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_SUPPORTED",
+  409: "CONFLICT", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 422: "UNPROCESSABLE_CONTENT",
+  429: "TOO_MANY_REQUESTS", 500: "INTERNAL_SERVER_ERROR", 503: "SERVICE_UNAVAILABLE",
+};
+
+/**
  * tRPC errors carry the same problem document REST returns (in `data.problem`),
- * so the console shows exactly what a script would see.
+ * with its status as the HTTP status and its detail as the message, so the
+ * console shows exactly what a script would see.
  */
 const t = initTRPC
   .context<TContext>()
@@ -26,7 +39,13 @@ const t = initTRPC
         instance: ctx?.request.path ?? "/api/trpc",
         correlationId: ctx?.correlationId ?? "",
       });
-      return { ...shape, message: appError.code === "internal" ? problem.detail : shape.message, data: { ...shape.data, stack: undefined, problem } };
+      const key = TRPC_CODE_BY_STATUS[problem.status] ?? "INTERNAL_SERVER_ERROR";
+      return {
+        ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[key],
+        message: problem.detail,
+        data: { ...shape.data, code: key, httpStatus: problem.status, stack: undefined, problem },
+      };
     },
   });
 
