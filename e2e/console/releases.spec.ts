@@ -83,6 +83,12 @@ test.describe("releases", () => {
       await expect(timeline.getByRole("listitem")).toHaveCount(3);
       await expect(timeline.getByRole("listitem").nth(0)).toContainText("Draft");
       await expect(timeline.getByRole("listitem").nth(1)).toContainText("Ready");
+      const rel = /\/releases\/(rel_[0-9a-z]{26})$/.exec(page.url())![1]!;
+      await page.getByRole("link", { name: "Releases" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Releases" })).toBeVisible();
+      await page.getByLabel("Status").selectOption({ label: "Live" });
+      await expect(page.getByRole("row").filter({ hasText: rel })).toContainText("Live");
+      await page.getByRole("link", { name: rel }).click();
       await page.getByRole("link", { name: /^dep_[0-9a-z]{26}$/ }).click();
       await expect(page.getByText("Staging", { exact: true }).first()).toBeVisible();
       await expect(page.getByText("Active", { exact: true }).first()).toBeVisible();

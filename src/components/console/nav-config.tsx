@@ -1,5 +1,5 @@
 import {
-  Activity, Building2, Database, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Users, Webhook,
+  Activity, Building2, Database, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Send, Users, Webhook,
   type LucideIcon,
 } from "lucide-react";
 import type { TRole } from "@/server/domain/identity/access.service";
@@ -25,6 +25,7 @@ export const WORKSPACE_NAV: TWorkspaceNavItem[] = [
   { label: "Plan & budgets", icon: Gauge, path: "/plan" },
   { label: "Products", icon: Package, path: "/products" },
   { label: "Deployments", icon: Rocket, path: "/deployments" },
+  { label: "Releases", icon: Send, path: "/releases" },
   { label: "Domains", icon: Globe, path: "/domains" },
   { label: "Resources", icon: Database, path: "/resources" },
   { label: "Capability invocations", icon: Activity, path: "/invocations" },

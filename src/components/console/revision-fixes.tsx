@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Check, X } from "lucide-react";
+import { Check, Wrench, X } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { problemOf, useTRPC } from "@/lib/trpc/client";
 import type { TFix } from "@/server/domain/releases/releases.contract";
+import type { TRevision } from "@/server/domain/source/source.contract";
 import { workspaceHref } from "./nav-config";
 import { idLinkClass } from "./products-view";
 import { FixStatusBadge } from "./release-status";
@@ -27,8 +28,13 @@ function Diff({ fix }: { fix: TFix }) {
   );
 }
 
-/** Proposed fixes of a revision, each a diff (or descriptor edit) with approve / reject. */
-export function FixesCard({ ws, rev, productId, canDecide }: { ws: string; rev: string; productId: string; canDecide: boolean }) {
+/**
+ * Proposed fixes of a revision, each a diff (or descriptor edit) with approve / reject; and
+ * "Propose fix" for the revision's own error findings (detection, contract rejection).
+ */
+export function FixesCard({ ws, revision, canDecide }: { ws: string; revision: TRevision; canDecide: boolean }) {
+  const rev = revision.id;
+  const productId = revision.product_id;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [notes, setNotes] = useState<Record<string, string>>({});
@@ -36,9 +42,14 @@ export function FixesCard({ ws, rev, productId, canDecide }: { ws: string; rev: 
   const refresh = () => queryClient.invalidateQueries(trpc.releases.fixes.pathFilter());
   const approve = useMutation(trpc.releases.approveFix.mutationOptions({ onSuccess: refresh }));
   const reject = useMutation(trpc.releases.rejectFix.mutationOptions({ onSuccess: refresh }));
+  const propose = useMutation(trpc.releases.requestFix.mutationOptions({ onSuccess: refresh }));
   const items = fixes.data?.items ?? [];
-  if (!items.length) return null;
-  const failure = problemOf(approve.error ?? reject.error);
+  const proposable = [
+    ...revision.findings.filter((f) => f.severity === "error").map((f) => ({ code: f.code, message: f.message })),
+    ...(revision.capability_contract?.status === "rejected" ? [{ code: "contract_rejected", message: `The capability contract was rejected (${revision.capability_contract.reason}).` }] : []),
+  ];
+  if (!items.length && !(canDecide && proposable.length)) return null;
+  const failure = problemOf(approve.error ?? reject.error ?? propose.error);
   return (
     <Card>
       <CardHeader>
@@ -47,6 +58,19 @@ export function FixesCard({ ws, rev, productId, canDecide }: { ws: string; rev: 
       </CardHeader>
       <CardContent className="space-y-5">
         {failure ? <Alert problem={failure} /> : null}
+        {canDecide && proposable.length ? (
+          <ul aria-label="Findings of this revision" className="space-y-2">
+            {proposable.map((f) => (
+              <li key={f.code} className="flex flex-wrap items-center justify-between gap-2 text-sm">
+                <span><code className="font-mono text-xs">{f.code}</code> {f.message}</span>
+                <Button size="sm" variant="secondary" disabled={propose.isPending} onClick={() => propose.mutate({ ws, prod: productId, rev, finding_code: f.code })}>
+                  <Wrench aria-hidden="true" />
+                  Propose fix
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
         {items.map((f) => (
           <section key={f.id} aria-label={`Fix ${f.id}`} className="space-y-2">
             <p className="flex flex-wrap items-center gap-2 text-sm">

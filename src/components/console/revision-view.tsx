@@ -177,7 +177,7 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
           <>
             <EvaluationsCard ws={ws} rev={r.id} productId={r.product_id} canRun={hasRole(role, "developer")} />
             <VersionsCard ws={ws} rev={r.id} productId={r.product_id} canRelease={hasRole(role, "developer")} />
-            <FixesCard ws={ws} rev={r.id} productId={r.product_id} canDecide={hasRole(role, "developer")} />
+            <FixesCard ws={ws} revision={r} canDecide={hasRole(role, "developer")} />
           </>
         ) : null}
 
