@@ -324,11 +324,12 @@ describe("webhook secrets", () => {
     const plain = await deliverOne(1);
     expect(plain.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
 
-    const r = await api("POST", `${whPath(wb)}:rotate-secret`, { token: owner.token, body: { previous_secret_expires_in: 3 } });
+    // Long enough for two deliveries on a slow machine; the wait after it is a deadline, not a sleep.
+    const r = await api("POST", `${whPath(wb)}:rotate-secret`, { token: owner.token, body: { previous_secret_expires_in: 5 } });
     expect(r.status, r.text).toBe(200);
     const newSecret = r.json.secret as string;
     const expiresAt = r.json.previous_secret_expires_at as string;
-    expect(Date.parse(expiresAt) - Date.parse(r.json.secret_rotated_at)).toBe(3_000);
+    expect(Date.parse(expiresAt) - Date.parse(r.json.secret_rotated_at)).toBe(5_000);
     const shown = await api("GET", whPath(wb), { token: owner.token });
     expect(shown.json).toMatchObject({ previous_secret_expires_at: expiresAt, secret_rotated_at: r.json.secret_rotated_at });
     expect(shown.json).not.toHaveProperty("secret");
