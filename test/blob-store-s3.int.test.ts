@@ -11,7 +11,9 @@ import { sha256Hex } from "@/server/platform/crypto";
 import { db } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";
 import { resetEnvCache } from "@/server/platform/env";
+import { runner } from "@/server/runtime";
 import { api, bootApp, makeUser, makeWorkspace, type TTestUser } from "./support/api";
+import { confirmedApp, deploy, HEALTH_EDIT, must } from "./support/deploy-fixtures";
 import { handleEvidenceDownload, handleUpload } from "./support/handlers";
 import { startS3Server, type TS3Server } from "./support/s3-server";
 
@@ -53,6 +55,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await runner().sweep(async () => new Set());
   setEnv(Object.fromEntries(Object.keys(saved).map((k) => [k, saved[k]])));
   await s3.close();
 });
@@ -233,5 +236,55 @@ describe("through the API", () => {
     expect(objectOf(snap.sha256)?.body.length).toBe(snap.size_bytes);
     expect((await blobStore().get(snap.sha256))?.length).toBe(snap.size_bytes);
     expect(s3.multipartUploads.size).toBe(0);
+  });
+});
+
+describe("a hosted app on the S3 store", () => {
+  it("deploys from a snapshot in the bucket; an invocation during an outage ends recorded as a runtime_error, never half-written", async () => {
+    const app = await confirmedApp(owner, ws, {}, HEALTH_EDIT);
+    const dep = await deploy(owner, ws, app.revisionId);
+    expect(dep.status).toBe("active");
+    // The build log and health attempts went to the bucket too.
+    expect(objectOf(dep.evidence.build_log.sha256)).toBeDefined();
+    expect(objectOf(dep.evidence.health_attempts.sha256)).toBeDefined();
+
+    const ses = must(await api("POST", "/v1/sessions", { token: owner.token, body: { surface_id: dep.surface_id } }), 201, "session");
+    const invoke = (body: Record<string, unknown>) =>
+      api("POST", `/v1/sessions/${ses.id}/invocations`, { token: owner.token, body: { kind: "http_request", body_evidence: null, ...body } });
+    const up = await handleUpload(new Request(`http://localhost:3000/v1/workspaces/${ws}/uploads`, {
+      method: "POST", body: `name=s3 ${Date.now()}`, headers: { authorization: `Bearer ${owner.token}`, "content-type": "text/plain" },
+    }), ws);
+    const { uri, sha256, size_bytes } = await up.json();
+
+    s3.behave({ mode: "503" });
+    try {
+      // The request's body cannot be read: the app is not called, the invocation is recorded as failed.
+      const notCalled = await invoke({ method: "POST", path: "/echo", body_evidence: { uri, sha256, size_bytes } });
+      expect(notCalled.status).toBe(201);
+      expect(notCalled.json.execution).toMatchObject({ status: "failed", failure: { code: "runtime_error" }, result: { http_status: null, body_evidence: null } });
+      expect(notCalled.json.execution.failure.message).toMatch(/not called.*blob store is unavailable/);
+      // The app answers but its response cannot be stored: its status is kept, the loss is said.
+      const unstored = await invoke({ method: "GET", path: "/hello" });
+      expect(unstored.status).toBe(201);
+      expect(unstored.json.execution).toMatchObject({ status: "failed", failure: { code: "runtime_error" }, result: { http_status: 200, body_evidence: null } });
+      expect(unstored.json.execution.failure.message).toMatch(/could not be stored/);
+    } finally {
+      s3.behave({ mode: "ok" });
+    }
+    const back = await invoke({ method: "POST", path: "/echo", body_evidence: { uri, sha256, size_bytes } });
+    expect(back.json.execution).toMatchObject({ status: "completed", result: { http_status: 200 } });
+    expect(JSON.parse((await blobStore().get(back.json.execution.result.body_evidence.sha256))!.toString("utf8")).body).toMatch(/^name=s3/);
+    // Nothing stays admitted without an execution.
+    const listed = must(await api("GET", `/v1/sessions/${ses.id}/invocations`, { token: owner.token }), 200, "list");
+    for (const inv of listed.items) expect(inv.execution).not.toBeNull();
+
+    // A deployment that cannot read its snapshot says why (not "the runner failed unexpectedly").
+    s3.behave({ mode: "503" });
+    try {
+      const failed = await deploy(owner, ws, app.revisionId);
+      expect(failed).toMatchObject({ status: "failed", reason_code: "blob_store_unavailable" });
+    } finally {
+      s3.behave({ mode: "ok" });
+    }
   });
 });

@@ -12,6 +12,7 @@ import { deploymentBridge, release, retireInTx } from "./lifecycle";
 import { forgetSurface } from "./surface-cache";
 import { serveSurface, surfaceTtlSeconds, surfaceUrls } from "./surfaces.service";
 import { createSurfaceRow, moveDeployment, movePipeline, moveSurface, type TMoveCtx } from "./transitions";
+import { isBlobStoreOutage } from "@/server/platform/blob-store";
 
 /**
  * The deploy worker: leases planned deployments (FOR UPDATE SKIP LOCKED),
@@ -68,8 +69,13 @@ export async function applyDeployment(id: string): Promise<void> {
       },
     });
   } catch (err) {
-    logger.error("deployment.runner_failed", { deployment_id: id, error: String((err as Error)?.stack ?? err) });
-    outcome = { ok: false, reasonCode: "runner_error", state: null, health: null, evidence: { build_log: null, health_attempts: null }, findings: [{ kind: "runtime", severity: "error", code: "runner_error", message: "The runner failed unexpectedly; deploy again, and quote the deployment id if it persists." }] };
+    // A blob store outage (the snapshot cannot be read, the build log cannot be kept) is said as such, not as a runner fault.
+    const outage = isBlobStoreOutage(err);
+    logger.error("deployment.runner_failed", { deployment_id: id, error: outage ? (err as Error).message : String((err as Error)?.stack ?? err) });
+    const [code, message] = outage
+      ? ["blob_store_unavailable", `${(err as Error).message}; deploy again once the blob store answers.`]
+      : ["runner_error", "The runner failed unexpectedly; deploy again, and quote the deployment id if it persists."];
+    outcome = { ok: false, reasonCode: code, state: null, health: null, evidence: { build_log: null, health_attempts: null }, findings: [{ kind: "runtime", severity: "error", code, message }] };
   }
   await claimEvidence(applying.workspaceId, [
     { evidence: outcome.evidence.build_log, contentType: "text/plain; charset=utf-8" },

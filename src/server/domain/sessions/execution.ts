@@ -1,6 +1,6 @@
 import type { Deployment, Invocation, Session } from "@/generated/prisma/client";
 import os from "node:os";
-import { blobStore } from "@/server/platform/blob-store";
+import { blobStore, isBlobStoreOutage } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
@@ -19,6 +19,10 @@ import type { TExecution, TInvocationInput } from "./sessions.contract";
  *   app answered 5xx             -> failed, product_error
  *   no process / connection fails -> failed, runtime_error
  *   deadline passed               -> timed_out, timeout
+ *   blob store down               -> failed, runtime_error: before the call (the
+ *     request's evidence cannot be read: the app is not called) or after it (the
+ *     response or log cannot be stored: http_status kept, body_evidence null), so
+ *     the invocation always ends recorded, never left admitted without an execution
  * (`cancelled` and `isolation_violation` are not produced by the local runner.)
  * Usage: duration_ms is wall time; cpu_ms the CPU time the deployment's
  * processes used during the execution (concurrent executions on one
@@ -44,12 +48,23 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
   if (!state) {
     return { ...base, status: "failed", failure: { code: "runtime_error", message: "The deployment has no running process." }, result: { http_status: null, body_evidence: null }, log_evidence: null, usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null }, started_at: startedAt.toISOString(), finished_at: new Date().toISOString() };
   }
-  const body = input.body_evidence ? await blobStore().get(input.body_evidence.sha256) : null;
+  const outage = (err: unknown, what: string) => {
+    if (!isBlobStoreOutage(err)) throw err;
+    return `${what}: ${(err as Error).message}`;
+  };
+  let body: Buffer | null;
+  let query: string;
+  try {
+    body = input.body_evidence ? await blobStore().get(input.body_evidence.sha256) : null;
+    query = input.query_evidence ? (await blobStore().get(input.query_evidence.sha256))?.toString("utf8").replace(/^\?/, "") ?? "" : "";
+  } catch (err) {
+    const message = outage(err, "The request's body or query could not be read, so the app was not called");
+    return { ...base, status: "failed", failure: { code: "runtime_error", message }, result: { http_status: null, body_evidence: null }, log_evidence: null, usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null }, started_at: startedAt.toISOString(), finished_at: new Date().toISOString() };
+  }
   // The body goes with the content type it was uploaded with.
   const bodyType = input.body_evidence
     ? (await db().workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId: session.workspaceId, sha256: input.body_evidence.sha256 } }, select: { contentType: true } }))?.contentType
     : undefined;
-  const query = input.query_evidence ? (await blobStore().get(input.query_evidence.sha256))?.toString("utf8").replace(/^\?/, "") ?? "" : "";
   const { token } = await signToken({
     audience: "runner", subject: executionId, jti: newId("tok"), ttlSeconds: Math.ceil(timeoutMs / 1000) + 60,
     claims: { ws: session.workspaceId, prod: session.productId, exe: executionId, inv: inv.id, dep: deployment.id, env: deployment.environmentType },
@@ -70,9 +85,18 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
   const cpuMs = before && after ? Math.min(Math.max(0, after.cpuMs - before.cpuMs), durationMs * CORES) : null;
   const logText = await r.logSince(deployment.id, logFrom, MAX_LOG_BYTES);
   const finishedAt = new Date();
+  let lost: string | null = null;
+  const keep = async (bytes: Buffer, contentType: string) => {
+    try {
+      return await storeEvidence(session.workspaceId, bytes, contentType);
+    } catch (err) {
+      lost = outage(err, "The app answered, but its response or log could not be stored");
+      return null;
+    }
+  };
   const common = {
     ...base,
-    log_evidence: logText ? await storeEvidence(session.workspaceId, Buffer.from(logText, "utf8"), "text/plain; charset=utf-8") : null,
+    log_evidence: logText ? await keep(Buffer.from(logText, "utf8"), "text/plain; charset=utf-8") : null,
     usage: { duration_ms: durationMs, cpu_ms: cpuMs, memory_peak_bytes: after?.memoryPeakBytes ?? null },
     started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(),
   };
@@ -83,7 +107,8 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
       result: { http_status: null, body_evidence: null },
     };
   }
-  const bodyEvidence = await storeEvidence(session.workspaceId, answer.body, answer.contentType ?? "application/octet-stream");
+  const bodyEvidence = await keep(answer.body, answer.contentType ?? "application/octet-stream");
+  if (lost) return { ...common, status: "failed", failure: { code: "runtime_error", message: String(lost).slice(0, 2048) }, result: { http_status: answer.status, body_evidence: null } };
   if (answer.status >= 500) {
     return { ...common, status: "failed", failure: { code: "product_error", message: `The app answered ${answer.status}.` }, result: { http_status: answer.status, body_evidence: bodyEvidence } };
   }
