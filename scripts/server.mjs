@@ -6,8 +6,8 @@
 // Next.js routing. Everything else, and every request before boot finished,
 // is Next.js as usual (the route app/s/[srf] serves surfaces then).
 import http from "node:http";
-import { setTimeout } from "node:timers";
 import next from "next";
+import { installGracefulStop } from "./graceful.mjs";
 
 const port = Number(process.env.PORT ?? "3000");
 const hostname = process.env.HOST ?? "0.0.0.0";
@@ -26,13 +26,6 @@ server.listen(port, hostname, () => {
   console.log(`[server] ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
 });
 
-let closing = false;
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    if (closing) return;
-    closing = true;
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
-  });
-}
+// SIGTERM/SIGINT: /readyz 503, stop accepting, drain in-flight requests within
+// CAPSTAN_SHUTDOWN_GRACE_MS, flush, stop workers, exit 0 (see ./graceful.mjs).
+installGracefulStop(server);

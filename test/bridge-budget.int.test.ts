@@ -3,7 +3,7 @@ import pg from "pg";
 import { startServer, stopServer, type TServer } from "./support/spawn-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budgetId } from "@/server/domain/usage/budget.service";
-import { reserveBudget, settleReservation, sweepExpiredReservations } from "@/server/domain/usage/reservations.service";
+import { recoverReservations, reserveBudget, settleReservation, sweepExpiredReservations } from "@/server/domain/usage/reservations.service";
 import { db } from "@/server/platform/db/client";
 import { utcMonth } from "@/server/platform/time";
 import { api, makeUser, type TTestUser } from "./support/api";
@@ -184,7 +184,7 @@ describe.skipIf(testDbMode() !== "postgres")("ai_tokens budget across two server
 });
 
 describe("reservation sweeper", () => {
-  it("releases the reservation of a call that died, and only expired ones", async () => {
+  it("charges the reservation of a call that died at its reserved amount (never free), and only expired ones", async () => {
     const s = await aiWorkspace();
     const id = budgetId(s.ws, "ai_tokens", utcMonth());
     const dead = await reserveBudget(s.ws, "ai_tokens", LIMIT);
@@ -199,23 +199,56 @@ describe("reservation sweeper", () => {
     expect(refused.json.reason).toBe("usage_denied");
     expect(await reserveBudget(s.ws, "ai_tokens", 1)).toBeNull();
 
-    // Not expired yet: the sweeper leaves it alone.
+    // Not expired yet (and its process, this one, is alive): the sweeper leaves it alone.
     expect(await sweepExpiredReservations()).toBe(0);
     expect((await db().budget.findUniqueOrThrow({ where: { id } })).reservedUnits).toBe(LIMIT);
 
+    // Expired: the call may have reached its provider, so it is charged what it reserved.
     await db().$executeRaw`UPDATE budget_reservations SET expires_at = now() - interval '1 second' WHERE id = ${dead!.id}`;
     expect(await sweepExpiredReservations()).toBe(1);
-    expect(await db().budget.findUniqueOrThrow({ where: { id } })).toMatchObject({ reservedUnits: 0, usedUnits: 0 });
+    expect(await db().budget.findUniqueOrThrow({ where: { id } })).toMatchObject({ reservedUnits: 0, usedUnits: LIMIT });
     expect(await db().budgetReservation.findUnique({ where: { id: dead!.id } })).toBeNull();
     expect(await db().budgetReservation.findUnique({ where: { id: live!.id } })).not.toBeNull();
-    // Sweeping again finds nothing; a late settle of the swept reservation changes nothing.
+    // Sweeping again finds nothing; a late settle of the swept reservation changes nothing (no second charge).
     expect(await sweepExpiredReservations()).toBe(0);
     await settleReservation(dead!.id, LIMIT);
-    expect(await db().budget.findUniqueOrThrow({ where: { id } })).toMatchObject({ reservedUnits: 0, usedUnits: 0 });
+    expect(await db().budget.findUniqueOrThrow({ where: { id } })).toMatchObject({ reservedUnits: 0, usedUnits: LIMIT });
 
+    // Charged means spent: the next call is refused until the owner raises the limit.
+    expect((await bridge(s.token, "ai.generate", "generate", body)).status).toBe(429);
+    const put = await api("PUT", `/v1/workspaces/${s.ws}/budgets/ai_tokens`, { token: s.owner.token, body: { limit_units: 2 * LIMIT } });
+    expect(put.status, put.text).toBe(200);
     const ok = await bridge(s.token, "ai.generate", "generate", body);
     expect(ok.status, ok.text).toBe(200);
     await settleReservation(live!.id, 0);
-    expect(await db().budget.findUniqueOrThrow({ where: { id } })).toMatchObject({ reservedUnits: 0, usedUnits: RESERVATION });
+    expect(await db().budget.findUniqueOrThrow({ where: { id } })).toMatchObject({ reservedUnits: 0, usedUnits: LIMIT + RESERVATION });
+  });
+
+  it("recovery charges at once the reservations of a process whose instance lock is free, and leaves a live one's alone", async () => {
+    const s = await aiWorkspace();
+    const id = budgetId(s.ws, "ai_tokens", utcMonth());
+    const gone = await reserveBudget(s.ws, "ai_tokens", 7, { invocationId: "cap_gone" });
+    const alive = await reserveBudget(s.ws, "ai_tokens", 11, { invocationId: "cap_alive" });
+    const suffix = randomBytes(6).toString("hex");
+    await db().$executeRaw`UPDATE budget_reservations SET instance_id = ${`ins_gone_${suffix}`} WHERE id = ${gone!.id}`;
+    await db().$executeRaw`UPDATE budget_reservations SET instance_id = ${`ins_alive_${suffix}`} WHERE id = ${alive!.id}`;
+    // Another live process: it holds its instance lock on a connection of its own.
+    const other = testDbMode() === "postgres" ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : null;
+    await other?.connect();
+    try {
+      await other?.query("SELECT pg_advisory_lock(hashtext('capstan.instance'), hashtext($1))", [`ins_alive_${suffix}`]);
+      expect(await recoverReservations()).toBe(other ? 1 : 2);
+      expect(await db().budgetReservation.findUnique({ where: { id: gone!.id } })).toBeNull();
+      expect(await db().budget.findUniqueOrThrow({ where: { id } })).toMatchObject({ usedUnits: other ? 7 : 18, reservedUnits: other ? 11 : 0 });
+      if (other) {
+        // Once that process is gone too, its reservation is charged as well; nothing is charged twice.
+        await other.end();
+        expect(await recoverReservations()).toBe(1);
+        expect(await recoverReservations()).toBe(0);
+        expect(await db().budget.findUniqueOrThrow({ where: { id } })).toMatchObject({ usedUnits: 18, reservedUnits: 0 });
+      }
+    } finally {
+      await other?.end().catch(() => undefined);
+    }
   });
 });

@@ -11,6 +11,8 @@ import { startWorkers } from "@/server/workers/run";
 import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
 import { runner } from "@/server/runtime";
 import { serveSurfaceNode } from "@/server/http/surface-node";
+import { recoverReservations } from "@/server/domain/usage/reservations.service";
+import { registerShutdown } from "@/server/shutdown";
 
 /**
  * Process start: open (and migrate) the database, make sure a signing key and
@@ -22,6 +24,10 @@ export async function boot(): Promise<void> {
   await getDb();
   await ensureSigningKey();
   await bootstrapPlatform(newId("evt"));
+  // In-flight journals of processes that died (kill -9, crash) are charged before serving.
+  const recovered = await recoverReservations();
+  if (recovered) logger.warn("boot.recovered_reservations", { charged: recovered });
+  registerShutdown();
   if (dbKind() === "pglite") {
     startOperatorSocket(async (req) =>
       req.cmd === "token"

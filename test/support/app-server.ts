@@ -3,7 +3,7 @@
  * need several server processes on one database (idempotency, budget
  * reservations across processes).
  * Routes as the Next.js app does: POST /v1/capabilities/{capability}/{action}
- * to handleBridge, POST /v1/oauth/token to handleOAuthToken, the three
+ * to handleBridge, POST /v1/oauth/token to handleOAuthToken, GET /readyz, the three
  * /.well-known documents to their handlers, everything else under /v1 to the
  * REST boundary. Run with
  * `node --import tsx test/support/app-server.ts`; configuration comes
@@ -18,7 +18,10 @@ import { handleBridge } from "@/server/bridge/handler";
 import { handleOAuthToken } from "@/server/http/oauth-token-handler";
 import { handleRest } from "@/server/http/rest-handler";
 import { handleJwks, handleOAuthAuthorizationServer, handleOpenIdConfiguration } from "@/server/http/well-known";
-import { closeDb } from "@/server/platform/db/client";
+import { readiness } from "@/server/http/readiness";
+import { recoverReservations } from "@/server/domain/usage/reservations.service";
+import { beginStop, finishStop } from "@/server/shutdown";
+import { installGracefulStop } from "../../scripts/graceful.mjs";
 import { bootApp } from "./api";
 
 const BRIDGE_PATH = /^\/v1\/capabilities\/([^/?#]+)\/([^/?#]+)$/;
@@ -60,6 +63,7 @@ function route(request: Request): Promise<Response> {
     return handleBridge(request, decodeURIComponent(bridge[1]!), decodeURIComponent(bridge[2]!));
   }
   if (pathname === "/v1/oauth/token" && request.method === "POST") return handleOAuthToken(request);
+  if (pathname === "/readyz") return readiness();
   if (pathname === "/.well-known/jwks.json") return handleJwks();
   if (pathname === "/.well-known/openid-configuration") return Promise.resolve(handleOpenIdConfiguration());
   if (pathname === "/.well-known/oauth-authorization-server") return Promise.resolve(handleOAuthAuthorizationServer());
@@ -68,6 +72,8 @@ function route(request: Request): Promise<Response> {
 
 async function main(): Promise<void> {
   await bootApp();
+  // As src/server/boot.ts does: in-flight journals of dead processes are charged before serving.
+  await recoverReservations();
   const origin = process.env.CAPSTAN_PUBLIC_URL ?? "http://localhost:3000";
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -86,13 +92,8 @@ async function main(): Promise<void> {
   const actual = typeof address === "object" && address ? address.port : port;
   process.stdout.write(`listening ${actual}\n`);
 
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    void closeDb().finally(() => process.exit(0));
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  // The same graceful stop as `npm start` (scripts/server.mjs): drain, flush, exit 0.
+  installGracefulStop(server, { app: { begin: beginStop, finish: finishStop }, log: (msg) => process.stderr.write(`[app-server] ${msg}\n`) });
 }
 
 main().catch((err) => {

@@ -6,7 +6,6 @@ import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { permits } from "@/server/domain/service-identities/service-identities.contract";
 import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
-import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
 import type { TAuditAction } from "@/server/platform/audit";
 import { activeContract, revisionContract, workspacePlan } from "./context";
@@ -118,7 +117,8 @@ export async function invoke(
       // ai.generate also reserves on a binding's token budget: the first candidate's, or with
       // `fallback: listed` the first candidate's whose budget still fits (a spent binding is skipped).
       const bindingIds = plan ? (plan.fallback === "listed" ? plan.bindings : plan.bindings.slice(0, 1)).map((b) => b.id) : [];
-      reservation = await reserveBudget(caller.workspaceId, category, reserveUnits, { bindingIds });
+      // The reservation is the call's in-flight journal (committed before the provider call; see reservations.service.ts).
+      reservation = await reserveBudget(caller.workspaceId, category, reserveUnits, { bindingIds, invocationId: id });
       if (plan && reservation?.bindingId) plan.startAt = plan.bindings.findIndex((b) => b.id === reservation!.bindingId);
       if (!reservation) {
         throw new Deny("usage_denied", `the monthly ${category} budget or the binding's token budget is exhausted`, String(secondsToNextMonth()));
@@ -141,29 +141,24 @@ export async function invoke(
     }
     outcome = { kind: "completed", id, provider: result.provider!, fallbackUsed: result.fallbackUsed, usage: result.usage, output: result.output, providerMs };
   } catch (err) {
-    if (!(err instanceof Deny)) throw err;
+    if (!(err instanceof Deny)) {
+      // An unexpected error (not a crash): nothing is recorded; the reservation is released.
+      if (reservation) {
+        await settleReservation(reservation.id, 0).catch((e: unknown) => logger.error("bridge.settle_failed", { reservation_id: reservation!.id, error: String(e) }));
+      }
+      throw err;
+    }
     const failed = err.reason === "provider_unavailable" || err.reason === "provider_rejected";
     outcome = { kind: failed ? "failed" : "denied", id, reason: err.reason, detail: err.message, retryAfter: err.retryAfter, providerMs };
     const audit = DENIAL_AUDIT[err.reason];
     if (audit) audits.push({ action: audit, details: { capability: call.capability, action: call.action, reason: err.reason, detail: err.message } });
-  } finally {
-    if (reservation) {
-      // Settling late can only under-use a budget (the reservation already holds
-      // at least the actual units), so in batched mode it leaves the response path.
-      const settle = settleReservation(reservation.id, outcomeUnits(), result.bindingId);
-      if (env().CAPSTAN_BRIDGE_RECORDS === "batched") {
-        settle.catch((err) => logger.error("bridge.settle_failed", { reservation_id: reservation!.id, error: String(err) }));
-      } else {
-        await settle;
-      }
-    }
-  }
-
-  function outcomeUnits(): number {
-    return outcome?.kind === "completed" ? outcome.usage.units : 0;
   }
 
   const finishedAt = new Date();
+  // The charge is settled in the record's own transaction, and the response waits for its commit.
+  const settle = reservation
+    ? { reservationId: reservation.id, units: outcome.kind === "completed" ? outcome.usage.units : 0, usedBindingId: result.bindingId }
+    : null;
   await recordInvocation({
     id, workspaceId: caller.workspaceId, productId: caller.productId, revisionId,
     serviceIdentityId: caller.serviceIdentityId, deploymentId: caller.deploymentId ?? null, executionId: caller.executionId ?? null,
@@ -176,7 +171,15 @@ export async function invoke(
     outputSummary: outcome.kind === "completed" ? summary(outcome.output) : null,
     correlationId: call.correlationId, requestedAt, finishedAt,
     latencyMs: Math.round(performance.now() - call.startedAt), overheadMs: Math.round(performance.now() - call.startedAt - providerMs),
-    audits,
+    audits, settle,
+  }).catch(async (err: unknown) => {
+    // Not recorded: the client gets a 5xx. The call is still charged what it used (best effort;
+    // if this fails too, the reservation stays and the sweeper charges the reserved amount).
+    if (settle) {
+      await settleReservation(settle.reservationId, settle.units, settle.usedBindingId)
+        .catch((e: unknown) => logger.error("bridge.settle_failed", { reservation_id: settle.reservationId, error: String(e) }));
+    }
+    throw err;
   });
   return outcome;
 }

@@ -3,7 +3,7 @@ import { writeAudit, type TAuditAction } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
 import { Prisma as P } from "@/generated/prisma/client";
 import { env } from "@/server/platform/env";
-import { logger } from "@/server/platform/logger";
+import { GroupCommit } from "@/server/platform/group-commit";
 import { EVENT_TYPES, emitEvent } from "@/server/platform/outbox";
 import { newId } from "@/server/platform/ids";
 import { iso } from "@/server/platform/time";
@@ -12,8 +12,11 @@ import type { TResultReason, TUsage } from "./bridge.contract";
 /**
  * Writes the outcome of one Bridge call in one transaction: the capability
  * invocation row, capability.invocation_requested 1.4.0 and
- * capability.invocation_resulted 1.1.0 (payloads per spec 6.2/6.3), and the
- * audits a denial, a blocked output or a fallback calls for.
+ * capability.invocation_resulted 1.1.0 (payloads per spec 6.2/6.3), the
+ * settlement of its budget reservation (the charge), and the audits a
+ * denial, a blocked output or a fallback calls for. `recordInvocation`
+ * resolves only once that transaction committed: the response waits for it,
+ * so a 2xx is never ahead of its record, charge and events.
  */
 export type TRecord = {
   id: string;
@@ -44,11 +47,13 @@ export type TRecord = {
   latencyMs: number;
   overheadMs: number;
   audits: Array<{ action: TAuditAction; details: Record<string, unknown> }>;
+  /** The reservation this call held, settled at `units` in the record's own transaction. */
+  settle: { reservationId: string; units: number; usedBindingId: string | null } | null;
 };
 
 export async function recordInvocation(r: TRecord): Promise<void> {
   if (!r.audits.length && r.revisionId) {
-    if (env().CAPSTAN_BRIDGE_RECORDS === "batched") return enqueue(r);
+    if (env().CAPSTAN_BRIDGE_RECORDS === "batched") return records.add(r);
     return insertBatch([r]);
   }
   return recordAudited(r);
@@ -80,12 +85,18 @@ async function drainAudited(): Promise<void> {
       const batch = audited.splice(0, AUDITED_BATCH);
       try {
         await db().$transaction(async (tx) => {
+          await settleIn(tx, batch.map((x) => x.r));
           for (const x of batch) await writeAudited(tx, x.r);
         }, { timeout: 30_000 });
         for (const x of batch) x.done();
       } catch {
         for (const x of batch) {
-          await db().$transaction((tx) => writeAudited(tx, x.r)).then(() => x.done(), (err: unknown) => x.done(err ?? new Error("record failed")));
+          await db()
+            .$transaction(async (tx) => {
+              await settleIn(tx, [x.r]);
+              await writeAudited(tx, x.r);
+            })
+            .then(() => x.done(), (err: unknown) => x.done(err ?? new Error("record failed")));
         }
       }
     }
@@ -152,39 +163,43 @@ function eventData(r: TRecord) {
 }
 
 /**
- * The hot path (no audit to chain). In `batched` mode (the default) records
- * are queued and written every 10 ms (or per 100) in ONE statement: the
- * invocation rows and both outbox events per call commit together. Budgets
- * are settled synchronously before the response, so a crash inside the
- * window loses at most those records and events, never usage accounting.
+ * The settlements of a batch as one capstan_settle_batch call (which takes the
+ * budget rows in id order, as reservations do); null when no record of the
+ * batch held a reservation.
  */
-const FLUSH_MS = 10;
-const FLUSH_MAX = 100;
-const queue: TRecord[] = [];
-let timer: NodeJS.Timeout | null = null;
-let inflight: Promise<void> = Promise.resolve();
-
-function enqueue(r: TRecord): void {
-  queue.push(r);
-  if (queue.length >= FLUSH_MAX) void flushRecords();
-  else timer ??= setTimeout(() => void flushRecords(), FLUSH_MS);
+function settleCall(batch: TRecord[]): P.Sql | null {
+  const items = batch.flatMap((r) => (r.settle ? [r.settle] : []));
+  if (!items.length) return null;
+  return P.sql`SELECT capstan_settle_batch(ARRAY[${P.join(items.map((x) => P.sql`${x.reservationId}::text`))}]::text[],
+    ARRAY[${P.join(items.map((x) => P.sql`${x.units}::float8`))}]::float8[],
+    ARRAY[${P.join(items.map((x) => P.sql`${x.usedBindingId}::text`))}]::text[]) AS n`;
 }
 
-/** Writes everything queued (also used on shutdown and by tests). */
-export function flushRecords(): Promise<void> {
-  if (timer) clearTimeout(timer);
-  timer = null;
-  const batch = queue.splice(0);
-  inflight = inflight.then(async () => {
-    if (!batch.length) return;
-    try {
-      await insertBatch(batch);
-    } catch (err) {
-      logger.error("bridge.record_batch_failed", { count: batch.length, error: String(err) });
-      for (const r of batch) await insertBatch([r]).catch((e) => logger.error("bridge.record_failed", { id: r.id, error: String(e) }));
-    }
-  });
-  return inflight;
+async function settleIn(tx: Prisma.TransactionClient, batch: TRecord[]): Promise<void> {
+  const call = settleCall(batch);
+  if (call) await tx.$queryRaw(call);
+}
+
+/**
+ * The hot path (no audit to chain). In `batched` mode (the default) records
+ * are group-committed: a lone call is written at once; calls that finish
+ * while a write is in flight go together in the next one (up to FLUSH_MAX),
+ * ONE statement per batch that settles the batch's reservations and inserts
+ * the invocation rows and both outbox events per call. Every caller waits for
+ * the commit of its batch before answering (flush, then answer everyone
+ * waiting on it). `sync` writes one such statement per call. A failed batch is
+ * retried record by record, so one bad record fails only its own call.
+ */
+const FLUSH_MAX = 100;
+const records = new GroupCommit<TRecord, void>(async (batch) => {
+  await insertBatch(batch);
+  return batch.map(() => undefined);
+}, FLUSH_MAX);
+
+/** Resolves once every record handed over so far is written (shutdown drain, tests, bench). */
+export async function flushRecords(): Promise<void> {
+  await records.idle();
+  while (draining) await new Promise((r) => setImmediate(r));
 }
 
 async function insertBatch(batch: TRecord[]): Promise<void> {
@@ -206,14 +221,17 @@ async function insertBatch(batch: TRecord[]): Promise<void> {
       P.sql`(${newId("evt")}, ${r.workspaceId}, ${resType}, ${EVENT_TYPES[resType]}, ${source}, ${r.id}, ${r.correlationId}, ${JSON.stringify(resulted)}::jsonb, ${r.finishedAt}::timestamptz)`,
     ];
   });
+  const settle = settleCall(batch);
+  // The settlement is a CTE the events insert joins (one row), so it runs in this statement and commits with it.
   await db().$executeRaw`
-    WITH inv AS (
+    WITH ${settle ? P.sql`s AS (${settle}),` : P.empty} inv AS (
       INSERT INTO capability_invocations (id, workspace_id, product_id, revision_id, service_identity_id, deployment_id, execution_id,
         bridge_invocation_id, capability, action, outcome, reason, provider, binding_id, fallback_used, usage_units,
         usage_unit, request_summary, output_summary, correlation_id, latency_ms, overhead_ms, requested_at, finished_at)
       VALUES ${P.join(invRows)}
       RETURNING id)
     INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data, created_at)
-    SELECT * FROM (VALUES ${P.join(evRows)}) AS v(id, workspace_id, type, version, source, subject, correlation_id, data, created_at)
+    SELECT v.* FROM (VALUES ${P.join(evRows)}) AS v(id, workspace_id, type, version, source, subject, correlation_id, data, created_at)
+      ${settle ? P.sql`CROSS JOIN s` : P.empty}
      WHERE EXISTS (SELECT 1 FROM inv)`;
 }

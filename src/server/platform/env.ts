@@ -55,11 +55,15 @@ const ZEnv = z.object({
   /** Shared rate limits across replicas (Redis); unset: per-process token buckets. */
   CAPSTAN_REDIS_URL: z.string().url().optional(),
   CAPSTAN_REDIS_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(100),
-  /** `batched` (default): Bridge records are written every 10 ms off the response path; `sync`: before responding. */
   /** Bridge rate limit per service identity and process (token bucket). */
   CAPSTAN_BRIDGE_RATE_PER_SEC: z.coerce.number().positive().default(200),
   CAPSTAN_BRIDGE_BURST: z.coerce.number().int().min(1).default(400),
+  /** Bridge records (with their charge and events) commit before the response either way; `batched` (default) group-commits them, `sync` writes one transaction per call. */
   CAPSTAN_BRIDGE_RECORDS: z.enum(["batched", "sync"]).default("batched"),
+  /** Graceful stop (SIGTERM/SIGINT): how long in-flight requests and worker ticks may take to finish (docs/decisions.md "Durability"). */
+  CAPSTAN_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  /** Graceful stop: how long the server keeps accepting (with /readyz 503) before it stops accepting; read by scripts/graceful.mjs. */
+  CAPSTAN_SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   /** Hosted apps (deployments, surfaces). */
   CAPSTAN_RUNNER_DIR: z.string().optional(),
   CAPSTAN_RUNNER_SANDBOX: z.enum(["auto", "bubblewrap", "none"]).default("auto"),

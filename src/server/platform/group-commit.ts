@@ -10,6 +10,7 @@
 export class GroupCommit<I, R> {
   private queue: Array<{ item: I; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
   private running = false;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly flush: (items: I[]) => Promise<R[]>,
@@ -43,6 +44,13 @@ export class GroupCommit<I, R> {
       }
     } finally {
       this.running = false;
+      for (const w of this.idleWaiters.splice(0)) w();
     }
+  }
+
+  /** Resolves once nothing is queued or in flight (shutdown, tests). */
+  idle(): Promise<void> {
+    if (!this.running && !this.queue.length) return Promise.resolve();
+    return new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 }

@@ -1,11 +1,14 @@
 // `npm run worker`: background loops in their own process, for scale-out.
 // Run the server with CAPSTAN_WORKERS=0 when you run workers this way.
-import { closeDb, getDb } from "@/server/platform/db/client";
+import { getDb } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
-import { drainWorkers, startWorkers, stopWorkers } from "./run";
+import { recoverReservations } from "@/server/domain/usage/reservations.service";
+import { beginStop, finishStop } from "@/server/shutdown";
+import { startWorkers } from "./run";
 
 await getDb();
+await recoverReservations().catch((err: unknown) => logger.error("worker.recovery_failed", { error: String(err) }));
 startWorkers(undefined, { keepAlive: true });
 logger.info("worker.process_started", { pid: process.pid });
 
@@ -15,13 +18,12 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     // npm and tsx relay the signal they got too: shut down once.
     if (stopping) return;
     stopping = true;
-    stopWorkers();
-    // Finish what is in flight (a webhook request and its outcome) before closing the pool.
-    void drainWorkers(env().CAPSTAN_WEBHOOK_TIMEOUT_MS + 5_000)
-      .then((drained) => {
-        if (!drained) logger.warn("worker.drain_timed_out", { pid: process.pid });
-      })
-      .then(() => closeDb())
-      .finally(() => process.exit(0));
+    // No new tick; the ticks in flight (a webhook request and its outcome) finish within
+    // CAPSTAN_SHUTDOWN_GRACE_MS, then the pools and the instance lock close.
+    beginStop();
+    const graceMs = env().CAPSTAN_SHUTDOWN_GRACE_MS;
+    const hard = setTimeout(() => process.exit(1), graceMs + 5_000);
+    hard.unref();
+    void finishStop(graceMs).finally(() => process.exit(0));
   });
 }

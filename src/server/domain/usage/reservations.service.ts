@@ -1,4 +1,6 @@
 import { db, rawQuery } from "@/server/platform/db/client";
+import { instanceId, isInstanceAlive } from "@/server/platform/db/instance";
+import { logger } from "@/server/platform/logger";
 import { newId } from "@/server/platform/ids";
 import { utcMonth } from "@/server/platform/time";
 import { GroupCommit } from "@/server/platform/group-commit";
@@ -9,8 +11,15 @@ import type { TUsageCategory } from "./usage.contract";
  * Budget reservations that cannot overspend: each is ONE statement that
  * raises reserved_units only if used + reserved + units stays within the
  * limit, and records the reservation in the same statement. Settlement moves
- * the reservation to used_units (actual usage); the sweeper releases the
- * reservations of calls that died. No read-then-write anywhere.
+ * the reservation to used_units (actual usage). No read-then-write anywhere.
+ *
+ * The reservation is also the call's durable in-flight journal: it is
+ * committed before the provider is called and names the process holding it
+ * (instance_id) and the call (invocation_id). A call that completes settles
+ * it in the same statement as its record (src/server/bridge/record.ts). One
+ * left behind by a process that died may have reached the provider, so
+ * recovery (`recoverReservations`, at boot and in the sweeper) and the TTL
+ * sweeper charge it the reserved amount, never zero.
  */
 export const RESERVATION_TTL_MS = 5 * 60_000;
 
@@ -40,13 +49,13 @@ export async function reserveBudget(
   workspaceId: string,
   category: TUsageCategory,
   units: number,
-  opts: { bindingIds?: string[] } = {},
+  opts: { bindingIds?: string[]; invocationId?: string } = {},
 ): Promise<TReservation | null> {
   const month = utcMonth();
   await ensureBudgetRow(workspaceId, month);
   const item: TReserveItem = {
     id: newId("rsv"), budgetId: budgetId(workspaceId, category, month), units, bindingIds: opts.bindingIds ?? [],
-    expiresAt: new Date(Date.now() + RESERVATION_TTL_MS),
+    expiresAt: new Date(Date.now() + RESERVATION_TTL_MS), invocationId: opts.invocationId ?? "",
   };
   const binding = await reserveQueue.add(item);
   if (binding === null) return null;
@@ -64,7 +73,7 @@ export async function settleReservation(reservationId: string, actualUnits: numb
   await settleQueue.add({ id: reservationId, actual: actualUnits, usedBindingId: usedBindingId ?? null });
 }
 
-type TReserveItem = { id: string; budgetId: string; units: number; bindingIds: string[]; expiresAt: Date };
+type TReserveItem = { id: string; budgetId: string; units: number; bindingIds: string[]; expiresAt: Date; invocationId: string };
 type TSettleItem = { id: string; actual: number; usedBindingId: string | null };
 
 const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) => {
@@ -73,8 +82,9 @@ const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) 
   const sorted = order.map((i) => items[i]!);
   const expires = sorted.reduce((max, r) => (r.expiresAt > max ? r.expiresAt : max), sorted[0]!.expiresAt);
   const rows = await rawQuery<{ r: (string | null)[] }>(
-    "SELECT capstan_reserve_batch($1::text[], $2::text[], $3::float8[], $4::text[], $5::timestamptz) AS r",
-    [sorted.map((r) => r.id), sorted.map((r) => r.budgetId), sorted.map((r) => r.units), sorted.map((r) => r.bindingIds.join(",")), expires],
+    "SELECT capstan_reserve_batch($1::text[], $2::text[], $3::float8[], $4::text[], $5::timestamptz, $6::text, $7::text[]) AS r",
+    [sorted.map((r) => r.id), sorted.map((r) => r.budgetId), sorted.map((r) => r.units), sorted.map((r) => r.bindingIds.join(",")), expires,
+      await instanceId(), sorted.map((r) => r.invocationId)],
   );
   const out = new Array<string | null>(items.length);
   order.forEach((orig, k) => (out[orig] = rows[0]!.r[k] ?? null));
@@ -89,19 +99,47 @@ const settleQueue = new GroupCommit<TSettleItem, void>(async (items) => {
 });
 
 /**
- * Releases reservations whose call died (expired); returns how many. One
- * statement per reservation, so the sweeper never holds several budgets'
+ * Charges reservations whose call died unfinished (expired: the TTL is far
+ * beyond any call's deadline) at their reserved amount: the call may have
+ * reached the provider, so it is never released for free. Returns how many.
+ * One statement per reservation, so the sweeper never holds several budgets'
  * locks at once (which could deadlock against live reservations).
  */
 export async function sweepExpiredReservations(): Promise<number> {
-  let released = 0;
+  let charged = 0;
   for (;;) {
     const expired = await db().$queryRaw<{ id: string }[]>`
       SELECT id FROM budget_reservations WHERE expires_at < now() ORDER BY expires_at LIMIT 500`;
-    for (const { id } of expired) {
-      const rows = await db().$queryRaw<{ settled: boolean }[]>`SELECT capstan_settle(${id}, 0::float8, NULL::text) AS settled`;
-      if (rows[0]?.settled) released++;
-    }
-    if (expired.length < 500) return released;
+    for (const { id } of expired) if (await chargeReserved(id, "expired")) charged++;
+    if (expired.length < 500) return charged + (await recoverReservations());
   }
+}
+
+/**
+ * Recovery of the in-flight journal: every reservation held by a server
+ * process that is gone (its instance lock is free) is charged its reserved
+ * amount (on the month budget and the binding that held it). Runs at boot,
+ * before serving, and in the reservation sweeper. Returns how many.
+ */
+export async function recoverReservations(): Promise<number> {
+  let charged = 0;
+  const instances = await db().$queryRaw<{ instance_id: string }[]>`
+    SELECT DISTINCT instance_id FROM budget_reservations WHERE instance_id IS NOT NULL`;
+  for (const { instance_id } of instances) {
+    if (await isInstanceAlive(instance_id)) continue;
+    const rows = await db().$queryRaw<{ id: string }[]>`SELECT id FROM budget_reservations WHERE instance_id = ${instance_id}`;
+    for (const { id } of rows) if (await chargeReserved(id, "instance_gone")) charged++;
+  }
+  return charged;
+}
+
+async function chargeReserved(id: string, why: "expired" | "instance_gone"): Promise<boolean> {
+  const rows = await db().$queryRaw<{ settled: boolean; units: number | null; invocation_id: string | null }[]>`
+    WITH r AS (SELECT units, invocation_id FROM budget_reservations WHERE id = ${id})
+    SELECT capstan_settle(${id}, coalesce((SELECT units FROM r), 0)::float8, NULL::text) AS settled,
+           (SELECT units FROM r) AS units, (SELECT invocation_id FROM r) AS invocation_id`;
+  const row = rows[0];
+  if (!row?.settled) return false;
+  logger.warn("usage.reservation_charged_unfinished", { reservation_id: id, invocation_id: row.invocation_id, units: row.units, why });
+  return true;
 }

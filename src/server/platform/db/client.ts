@@ -5,6 +5,7 @@ import { CHANNEL as CHANGE_CHANNEL, startChangeSignals, stopChangeSignals } from
 import { env } from "../env";
 import { logger } from "../logger";
 import { migrate } from "./migrate";
+import { releaseInstance } from "./instance";
 import { connectPg, pgliteRunner } from "./sql-runner";
 
 /**
@@ -162,4 +163,6 @@ export async function closeDb(): Promise<void> {
   state.close = undefined;
   state.raw = undefined;
   await close?.();
+  // The instance lock's connection (./instance.ts) goes too: nothing of this process is in flight any more.
+  await releaseInstance();
 }
