@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
 import net from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureMonthBudgets } from "@/server/domain/usage/budget.service";
 import { db } from "@/server/platform/db/client";
 import { aiCapability, bootBridgeApp, kvCapability, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
 import { checkedFetch } from "./support/openapi-responses";
@@ -224,3 +227,38 @@ describe("SIGTERM under load", () => {
     provider.behave({ mode: "ok", tokens: PROVIDER_TOKENS, delayMs: 2 });
   }, 60_000);
 });
+
+describe("npm run worker", () => {
+  it("charges a dead process's reservations at start, and on SIGTERM stops its loops and exits 0 within the bound", async () => {
+    // A reservation journaled by a process that is gone (nobody holds its instance lock).
+    const budget = (await ensureMonthBudgets(s.ws)).find((b) => b.usageCategory === "storage")!;
+    const rsv = `rsv_dead_${randomBytes(6).toString("hex")}`;
+    await db().$executeRaw`UPDATE budgets SET reserved_units = reserved_units + 5 WHERE id = ${budget.id}`;
+    await db().$executeRaw`INSERT INTO budget_reservations (id, budget_id, units, expires_at, instance_id, invocation_id)
+      VALUES (${rsv}, ${budget.id}, 5, now() + interval '5 minutes', ${`ins_gone_${randomBytes(6).toString("hex")}`}, 'cap_gone')`;
+
+    const root = path.resolve(import.meta.dirname, "..");
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src", "server", "workers", "main.ts")], {
+      cwd: root, env: { ...process.env, LOG_LEVEL: "info", CAPSTAN_SHUTDOWN_GRACE_MS: String(GRACE_MS) }, stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output: string[] = [];
+    child.stdout!.on("data", (c: Buffer) => output.push(c.toString()));
+    child.stderr!.on("data", (c: Buffer) => output.push(c.toString()));
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    try {
+      await until("the worker process started", () => output.join("").includes("worker.process_started"), 60_000);
+      expect(await db().budgetReservation.findUnique({ where: { id: rsv } })).toBeNull();
+      const after = await db().budget.findUniqueOrThrow({ where: { id: budget.id } });
+      expect(after.usedUnits - budget.usedUnits).toBe(5);
+      expect(after.reservedUnits).toBe(budget.reservedUnits);
+
+      const signalledAt = Date.now();
+      child.kill("SIGTERM");
+      expect(await exit, output.join("")).toEqual({ code: 0, signal: null });
+      expect(Date.now() - signalledAt).toBeLessThan(GRACE_MS + 5_000);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  }, 90_000);
+});
+

@@ -48,4 +48,24 @@ describe("GroupCommit", () => {
     await first;
     expect(await Promise.all(rest)).toEqual([{ ok: 1 }, { ok: 2 }, { err: "bad item 3" }]);
   });
+
+  it("idle() resolves only once everything queued and in flight is written", async () => {
+    let release: () => void = () => undefined;
+    const written: number[] = [];
+    const gc = new GroupCommit<number, void>(async (items) => {
+      if (!written.length) await new Promise<void>((r) => (release = r));
+      written.push(...items);
+      return items.map(() => undefined);
+    });
+    await gc.idle(); // nothing queued: at once
+    const adds = [gc.add(1), gc.add(2), gc.add(3)];
+    let idle = false;
+    const waiting = gc.idle().then(() => (idle = true));
+    await Promise.resolve();
+    expect(idle).toBe(false);
+    release();
+    await waiting;
+    expect(written).toEqual([1, 2, 3]);
+    await Promise.all(adds);
+  });
 });
