@@ -487,8 +487,13 @@ describe("authentication and request validation", () => {
     const token2 = await bridgeToken(svc2.id, svc2.secret);
     expect((await call({ ...s, token: token2 }, "data.kv", "get", { key: "/app/x" })).status).toBe(200);
     await db().serviceIdentity.update({ where: { id: svc2.id }, data: { status: "revoked", revokedAt: new Date() } });
-    await new Promise((resolve) => setTimeout(resolve, REVOCATION_CACHE_MS + 250));
-    const late = await call({ ...s, token: token2 }, "data.kv", "get", { key: "/app/x" });
+    // Polled against a deadline (a busy machine stretches the window; a fixed sleep would flake or waste time).
+    const revokedAt = Date.now();
+    let late = await call({ ...s, token: token2 }, "data.kv", "get", { key: "/app/x" });
+    while (late.status === 200 && Date.now() - revokedAt < REVOCATION_CACHE_MS * 4 + 5_000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      late = await call({ ...s, token: token2 }, "data.kv", "get", { key: "/app/x" });
+    }
     expect(late.status).toBe(401);
     expect(late.headers.get("www-authenticate")).toContain("invalid_token");
   });

@@ -9,23 +9,30 @@ import type {} from "./db"; // ProvidedContext keys (type-only: db.ts imports th
 /**
  * Global setup of the `int` vitest project. With PostgreSQL reachable it
  * makes sure a migrated template database exists, named after the migration
- * set, so each test file can clone it cheaply (see per-file-db.ts). Without
- * PostgreSQL the tests fall back to embedded PGlite.
+ * set, so each test file can clone it cheaply (see per-file-db.ts).
+ * PostgreSQL is required: when it does not answer the run fails at once (it
+ * used to fall back to embedded PGlite and skip the PostgreSQL-only blocks, so
+ * a broken database looked like a green run). Embedded PGlite is used only
+ * when asked for explicitly with CAPSTAN_TEST_DB=pglite.
  */
 const TEMPLATE_LOCK_KEY = 72_707_371; // arbitrary, fixed: "capstan test template"
 
 export default async function setup(project: TestProject): Promise<void | (() => Promise<void>)> {
+  if (process.env.CAPSTAN_TEST_DB === "pglite") {
+    console.warn("CAPSTAN_TEST_DB=pglite: integration tests run on embedded PGlite; PostgreSQL-only blocks are skipped");
+    provideAll(project, { dbMode: "pglite", templateDb: "", pgAdminUrl: "", runId: "" });
+    return;
+  }
   const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
   try {
     await admin.connect();
   } catch (err) {
     await admin.end().catch(() => undefined);
-    console.warn(
-      `PostgreSQL unreachable at ${redact(adminUrl)} (${(err as Error).message}): integration tests fall back to embedded PGlite`,
+    throw new Error(
+      `PostgreSQL unreachable at ${redact(adminUrl)} (${(err as Error).message}): integration tests need it ` +
+        "(set TEST_DATABASE_URL, or CAPSTAN_TEST_DB=pglite to run on embedded PGlite on purpose)",
     );
-    provideAll(project, { dbMode: "pglite", templateDb: "", pgAdminUrl: "", runId: "" });
-    return;
   }
 
   try {
