@@ -1,17 +1,20 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { buildSync } from "esbuild";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
 import { handleSurfaceRequest } from "@/server/domain/deployments/surfaces.service";
 import { measureManagedResources, processManagedResources } from "@/server/domain/managed-resources/managed-resources.worker";
-import { databaseExists, destroyDatabase } from "@/server/domain/managed-resources/postgres-admin";
+import { databaseExists, destroyDatabase, managedPostgresTarget, scramVerifier } from "@/server/domain/managed-resources/postgres-admin";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { utcMonth } from "@/server/platform/time";
 import { runner } from "@/server/runtime";
 import { closeBridgeSocket } from "@/server/runtime/bridge-socket";
-import { closeResourceSockets } from "@/server/runtime/resource-sockets";
+import { closeResourceSockets, serveResourceSockets } from "@/server/runtime/resource-sockets";
 import { api, makeUser, makeWorkspace, type TApiResult, type TTestUser } from "./support/api";
 import { bootBridgeApp } from "./support/bridge-fixtures";
 import { testDbMode } from "./support/db";
@@ -268,6 +271,64 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     expect((await call("POST", `${base()}/${mres.id}/reattach`, { product_id: strangerProduct }, stranger.token)).status).toBe(403);
     const row = await db().managedResource.findUniqueOrThrow({ where: { id: mres.id } });
     expect(row.productId).toBeNull();
+  });
+});
+
+describe.skipIf(testDbMode() !== "postgres")("the PostgreSQL pieces", () => {
+  it("computes the SCRAM-SHA-256 verifier PostgreSQL itself stores for a password", async () => {
+    const role = `mres_scramcheck${Date.now().toString(36)}`;
+    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await c.connect();
+    try {
+      await c.query("SET password_encryption = 'scram-sha-256'");
+      await c.query(`CREATE ROLE "${role}" LOGIN PASSWORD 'correct horse battery staple'`);
+      const stored = (await c.query<{ p: string }>("SELECT rolpassword AS p FROM pg_authid WHERE rolname = $1", [role])).rows[0]!.p;
+      const m = /^SCRAM-SHA-256\$(\d+):([^$]+)\$/.exec(stored)!;
+      expect(scramVerifier("correct horse battery staple", Buffer.from(m[2]!, "base64"), Number(m[1]))).toBe(stored);
+      expect(scramVerifier("another password", Buffer.from(m[2]!, "base64"), Number(m[1]))).not.toBe(stored);
+    } finally {
+      await c.query(`DROP ROLE IF EXISTS "${role}"`);
+      await c.end();
+    }
+  });
+
+  it("answers TLS and GSS requests with N, refuses malformed packets, other users and a closed gate in PostgreSQL's own error format", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "mres-sock-"));
+    const socket = path.join(dir, ".s.PGSQL.5432");
+    let open = true;
+    const target = managedPostgresTarget()!;
+    await serveResourceSockets("dep_socketcheck", [{ kind: "postgres", resource_id: "mres_x", socket, user: "app_user", database: "app_db", upstream: target }], {
+      gate: async () => (open ? null : "managed resource x is no longer attached"),
+      bucket: () => async () => new Response(null, { status: 404 }),
+    });
+    const talk = (packets: Buffer[]) => new Promise<Buffer>((resolve) => {
+      const s = net.connect(socket);
+      const got: Buffer[] = [];
+      s.on("data", (d) => got.push(d));
+      s.on("close", () => resolve(Buffer.concat(got)));
+      // Every case here ends with the forwarder closing the connection.
+      s.on("connect", () => { for (const p of packets) s.write(p); });
+    });
+    const startup = (user: string, database: string) => {
+      const body = Buffer.from(`user\0${user}\0database\0${database}\0\0`);
+      const head = Buffer.alloc(8);
+      head.writeInt32BE(body.length + 8, 0);
+      head.writeInt32BE(196608, 4);
+      return Buffer.concat([head, body]);
+    };
+    const sslRequest = Buffer.from([0, 0, 0, 8, 4, 210, 22, 47]);
+    try {
+      const refusedUser = await talk([sslRequest, startup("postgres", "app_db")]);
+      expect(refusedUser.subarray(0, 1).toString()).toBe("N");
+      expect(refusedUser.subarray(1, 2).toString()).toBe("E");
+      expect(refusedUser.toString()).toContain("only user app_user and database app_db");
+      expect((await talk([Buffer.from([0, 0, 0, 4, 0, 0, 0, 0])])).toString()).toContain("invalid startup packet");
+      open = false;
+      expect((await talk([startup("app_user", "app_db")])).toString()).toContain("no longer attached");
+    } finally {
+      await closeResourceSockets("dep_socketcheck");
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
