@@ -139,7 +139,7 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
 
     // Detach: data kept, the running app's new connections are refused, a second detach is a 409.
     const detached = must(await call("POST", `${base()}/${mres.id}/detach`, {}), 200, "detach");
-    expect(detached).toMatchObject({ status: "available", attachment: null });
+    expect(detached).toMatchObject({ status: "available", attachment: null, used_by: [] });
     const cut = await viaPath(d1.surface_id, "/db/read");
     expect(cut.json.error).toContain("no longer attached");
     const again = await call("POST", `${base()}/${mres.id}/detach`, {});

@@ -52,7 +52,7 @@ export const ZManagedResource = z
     status: z.enum(MRES_STATES),
     /** The product (and environment) whose new deployments receive it; null when detached. */
     attachment: ZAttachment.nullable(),
-    /** Active deployments running with it (they received its settings at deploy time). */
+    /** Active deployments of the attached product (and environment) that received it at deploy time and may use it now. */
     used_by: z.array(z.object({ deployment_id: zId("dep"), environment_type: z.enum(MRES_ENVIRONMENTS), env_var: z.string() })),
     /** Non-secret settings: postgres {database, username, host, port}; object_bucket {namespace}. Null once deleted. */
     connection: z

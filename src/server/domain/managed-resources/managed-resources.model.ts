@@ -25,12 +25,12 @@ export type TTx = Prisma.TransactionClient;
 export type TMres = Omit<ManagedResource, "sealedSecret">;
 type TEnv = (typeof MRES_ENVIRONMENTS)[number];
 export type TRowWithUses = TMres & {
-  uses?: Array<{ deploymentId: string; envVar: string; deployment: { environmentType: string } }>;
+  uses?: Array<{ deploymentId: string; envVar: string; deployment: { environmentType: string; productId: string } }>;
 };
 
-/** Active deployments that received the resource. */
+/** Active deployments that received the resource (toResource keeps those of the current attachment). */
 export const usesInclude = {
-  uses: { where: { deployment: { status: "active" } }, include: { deployment: { select: { environmentType: true } } }, orderBy: { createdAt: "asc" } },
+  uses: { where: { deployment: { status: "active" } }, include: { deployment: { select: { environmentType: true, productId: true } } }, orderBy: { createdAt: "asc" } },
 } satisfies Prisma.ManagedResourceInclude;
 
 export const defaultEnvVar = (kind: TMresKind) => (kind === "postgres" ? "DATABASE_URL" : "BUCKET_URL");
@@ -50,7 +50,8 @@ export function toResource(r: TRowWithUses, plan: string): TManagedResource {
     attachment: r.productId
       ? { product_id: r.productId, environment_type: (r.environmentType as TEnv | null) ?? null, env_var: r.envVar ?? defaultEnvVar(r.kind as TMresKind), attached_at: iso(r.attachedAt ?? r.updatedAt) }
       : null,
-    used_by: (r.uses ?? []).map((u) => ({ deployment_id: u.deploymentId, environment_type: u.deployment.environmentType as TEnv, env_var: u.envVar })),
+    // Deployments that may still use it: once detached (or moved), running ones are refused new connections.
+    used_by: (r.uses ?? []).filter((u) => u.deployment.productId === r.productId && (r.environmentType === null || r.environmentType === u.deployment.environmentType)).map((u) => ({ deployment_id: u.deploymentId, environment_type: u.deployment.environmentType as TEnv, env_var: u.envVar })),
     connection: connectionOf(r),
     size_bytes: Number(r.sizeBytes),
     size_measured_at: r.sizeMeasuredAt ? iso(r.sizeMeasuredAt) : null,
