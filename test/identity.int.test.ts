@@ -122,7 +122,8 @@ describe("authentication (spec 5, design: identity)", () => {
   it("401 (expiry) for an expired token", async () => {
     const u = await makeUser();
     const claims = decodeJwt(u.token);
-    const { token } = await signToken({ audience: "control", subject: u.userId, jti: claims.jti!, ttlSeconds: -10 });
+    // Past the clock-skew allowance (CAPSTAN_JWT_CLOCK_SKEW_SECONDS, 60 s).
+    const { token } = await signToken({ audience: "control", subject: u.userId, jti: claims.jti!, ttlSeconds: -120 });
     expect401(await api("GET", "/v1/workspaces", { token }), /expir/i);
   });
 

@@ -24,6 +24,18 @@ export { ensureSigningKey } from "./signing-keys";
 export type TAudience = "control" | "bridge" | "runner";
 const ALG = SIGNING_ALG;
 
+/**
+ * The longest life (exp - iat) a token of each kind may have; a token without
+ * `exp` or `iat`, or living longer, is refused, and signToken never issues one.
+ * control: personal API tokens (up to a year); bridge: OAuth client-credentials
+ * access tokens (10 min issued); runner: one execution's token (its timeout + 60 s).
+ */
+export const MAX_TOKEN_LIFETIME_SECONDS: Record<TAudience, number> = {
+  control: 365 * 24 * 3600,
+  bridge: 3600,
+  runner: 2 * 3600,
+};
+
 type TKeyEntry = {
   kid: string;
   publicJwk: JWK;
@@ -157,6 +169,9 @@ export async function signToken(opts: {
     if (!signer) throw new AppError("unavailable", "No signing key is active");
   }
   signer.signKey ??= await importJWK(JSON.parse(unseal(signer.privateJwkSealed, `signing_key:${signer.kid}`)) as JWK, ALG);
+  if (!(opts.ttlSeconds <= MAX_TOKEN_LIFETIME_SECONDS[opts.audience])) {
+    throw new Error(`a ${opts.audience} token may live at most ${MAX_TOKEN_LIFETIME_SECONDS[opts.audience]} s (asked ${opts.ttlSeconds} s)`);
+  }
   const now = Math.floor(Date.now() / 1000);
   const exp = now + opts.ttlSeconds;
   // The key must stay published until this token expires: record it before handing the token out.
@@ -218,9 +233,20 @@ async function verifyTokenUncached(token: string, audience: TAudience): Promise<
     return entry.verifyKey;
   };
   try {
-    const { payload, protectedHeader } = await jwtVerify(token, getKey, { issuer: issuer(), audience, algorithms: [ALG] });
+    // Clock skew: CAPSTAN_JWT_CLOCK_SKEW_SECONDS (default 60 s) either way on exp, nbf and iat.
+    const skew = env().CAPSTAN_JWT_CLOCK_SKEW_SECONDS;
+    const { payload, protectedHeader } = await jwtVerify(token, getKey, {
+      issuer: issuer(), audience, algorithms: [ALG], clockTolerance: skew,
+    });
     if (typeof payload.sub !== "string" || typeof payload.jti !== "string") {
       throw invalidToken("claims check failed: sub and jti are required");
+    }
+    if (typeof payload.exp !== "number" || typeof payload.iat !== "number") {
+      throw invalidToken("claims check failed: exp and iat are required");
+    }
+    if (payload.iat > Date.now() / 1000 + skew) throw invalidToken("claims check failed: iat is in the future");
+    if (payload.exp - payload.iat > MAX_TOKEN_LIFETIME_SECONDS[audience]) {
+      throw invalidToken(`lifetime check failed: a ${audience} token may live at most ${MAX_TOKEN_LIFETIME_SECONDS[audience]} s`);
     }
     return { payload: payload as JWTPayload & { sub: string; jti: string }, kid: protectedHeader.kid ?? "" };
   } catch (err) {
