@@ -186,6 +186,37 @@ describe("through the API", () => {
     expect((await missing.json()).reason).toBe("blob_missing");
   });
 
+  it("a large upload streams through to a multipart upload; past CAPSTAN_MAX_UPLOAD_BYTES it is a 413 and nothing is stored", async () => {
+    setEnv({ CAPSTAN_MAX_UPLOAD_BYTES: String(PART_SIZE + 2 * 1024 * 1024) });
+    try {
+      const bytes = randomBytes(PART_SIZE + 1024 * 1024);
+      const before = s3.requests.length;
+      const res = await upload(bytes);
+      expect(res.status).toBe(201);
+      const up = await res.json();
+      expect(up).toMatchObject({ sha256: sha256Hex(bytes), size_bytes: bytes.length });
+      expect(s3.requests.slice(before).filter((r) => r.method === "PUT" && r.query.partNumber)).toHaveLength(2);
+      expect(objectOf(up.sha256)?.body.equals(bytes)).toBe(true);
+
+      const tooBig = randomBytes(PART_SIZE + 3 * 1024 * 1024);
+      // Streamed without a Content-Length: the limit is enforced on the bytes as they arrive.
+      const streamed = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < tooBig.length; i += 1024 * 1024) c.enqueue(new Uint8Array(tooBig.subarray(i, i + 1024 * 1024)));
+          c.close();
+        },
+      });
+      const refused = await handleUpload(new Request(`http://localhost:3000/v1/workspaces/${ws}/uploads`, {
+        method: "POST", body: streamed, duplex: "half", headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/octet-stream" },
+      } as RequestInit), ws);
+      expect(refused.status).toBe(413);
+      expect((await refused.json()).reason).toBe("payload_too_large");
+      expect(objectOf(sha256Hex(tooBig))).toBeUndefined();
+    } finally {
+      setEnv({ CAPSTAN_MAX_UPLOAD_BYTES: undefined });
+    }
+  });
+
   it("a freeze that meets an outage in the middle of its snapshot upload waits (pending, reason shown) and completes once the store is back", async () => {
     const repo = mkdtempSync(path.join(os.tmpdir(), "capstan-s3repo-"));
     const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd: repo, encoding: "utf8" }).trim();

@@ -1,7 +1,12 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { authenticateRequest } from "@/server/domain/identity/authenticate";
 import { resolveWorkspaceAccess } from "@/server/domain/identity/access.service";
 import { createUpload } from "@/server/domain/source/uploads.service";
-import { readBodyBytes } from "@/server/platform/body";
 import { resolveCorrelation } from "@/server/platform/correlation";
 import { getDb } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
@@ -29,10 +34,36 @@ export async function handleUpload(req: Request, ws: string, opts: { principal?:
     const access = await resolveWorkspaceAccess({
       principal: auth.principal, workspaceId: ws, minRole: "developer", correlationId, operation: "uploads.create",
     });
-    const bytes = await readBodyBytes(req, env().CAPSTAN_MAX_UPLOAD_BYTES);
-    const upload = await createUpload(access.userId, ws, bytes, req.headers.get("content-type") ?? "application/octet-stream");
-    return Response.json(upload, { status: 201, headers: { "x-correlation-id": correlationId } });
+    const dir = await mkdtemp(path.join(os.tmpdir(), "capstan-upload-"));
+    try {
+      const file = path.join(dir, "body");
+      const size = await bodyToFile(req, env().CAPSTAN_MAX_UPLOAD_BYTES, file);
+      const upload = await createUpload(access.userId, ws, { path: file, size }, req.headers.get("content-type") ?? "application/octet-stream");
+      return Response.json(upload, { status: 201, headers: { "x-correlation-id": correlationId } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   } catch (err) {
     return problemResponse(err, { instance, correlationId: correlationId || newId("evt") });
   }
+}
+
+/** Streams the request body into `dest` (413 past `max`, as readBodyBytes); returns its size. */
+async function bodyToFile(req: Request, max: number, dest: string): Promise<number> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > max) throw tooLarge(max);
+  let size = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      done(size > max ? tooLarge(max) : null, chunk);
+    },
+  });
+  const source = req.body ? Readable.fromWeb(req.body as import("node:stream/web").ReadableStream<Uint8Array>) : Readable.from([]);
+  await pipeline(source, count, createWriteStream(dest, { mode: 0o600 }));
+  return size;
+}
+
+function tooLarge(max: number): AppError {
+  return new AppError("bad_request", `The request body exceeds ${max} bytes`, { status: 413, reason: "payload_too_large", extensions: { limit_bytes: max } });
 }

@@ -15,6 +15,13 @@ export async function storeEvidence(workspaceId: string, bytes: Buffer, contentT
   return { uri: b.uri, sha256: b.sha256, size_bytes: b.size_bytes };
 }
 
+/** As storeEvidence, from a file streamed to the store (uploads of any size). */
+export async function storeEvidenceFile(workspaceId: string, filePath: string, contentType: string): Promise<TEvidence> {
+  const b = await blobStore().putFile(filePath, contentType);
+  await grant(workspaceId, b.sha256, contentType);
+  return { uri: b.uri, sha256: b.sha256, size_bytes: b.size_bytes };
+}
+
 export async function readEvidence(workspaceId: string, sha256: string): Promise<{ bytes: Buffer; contentType: string }> {
   const row = /^[0-9a-f]{64}$/.test(sha256) ? await db().workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId, sha256 } } }) : null;
   if (!row) throw notFound(`Evidence ${sha256.slice(0, 64)}`);

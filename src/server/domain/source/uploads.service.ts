@@ -1,15 +1,19 @@
-import { storeEvidence } from "./evidence.service";
+import { storeEvidenceFile } from "./evidence.service";
 import { db } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { iso } from "@/server/platform/time";
 
-/** Stores uploaded bytes content-addressed and returns an evidence reference (spec 2.1). */
-export async function createUpload(userId: string, workspaceId: string, bytes: Buffer, contentType: string) {
-  if (bytes.length === 0) {
+/**
+ * Stores uploaded bytes content-addressed and returns an evidence reference
+ * (spec 2.1). The bytes arrive as a file the transport streamed the body into,
+ * and stream on to the blob store: an upload is never in memory whole.
+ */
+export async function createUpload(userId: string, workspaceId: string, upload: { path: string; size: number }, contentType: string) {
+  if (upload.size === 0) {
     throw new AppError("validation_failed", "An upload needs a non-empty body", { errors: [{ path: "/", message: "empty body" }] });
   }
-  const blob = await storeEvidence(workspaceId, bytes, contentType);
+  const blob = await storeEvidenceFile(workspaceId, upload.path, contentType);
   const row = await db().upload.create({
     data: {
       id: newId("upl"), workspaceId, uri: blob.uri, sha256: blob.sha256, sizeBytes: BigInt(blob.size_bytes),
