@@ -250,6 +250,42 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     expect((await db().managedResource.findUniqueOrThrow({ where: { id: mres.id } })).productId).toBe(winner);
   });
 
+  it("fails with the reason in words when the server is unreachable, retries a failed destruction, and never provisions twice under two workers", async () => {
+    const saved = process.env.CAPSTAN_MANAGED_POSTGRES_URL;
+    process.env.CAPSTAN_MANAGED_POSTGRES_URL = "postgres://postgres@127.0.0.1:1/postgres";
+    resetEnvCache();
+    let failed: { id: string };
+    try {
+      failed = must(await call("POST", base(), { kind: "postgres", name: "unreachable-db" }), 201, "create");
+      await runWorker();
+      const r = must(await get(failed.id), 200, "read");
+      expect(r).toMatchObject({ status: "failed", failure: { code: "provision_failed", message: expect.stringContaining("ECONNREFUSED") } });
+      // Deleting it at once (owner): the destruction fails too, is shown, and is retried later.
+      must(await call("DELETE", `${base()}/${failed.id}?skip_grace_period=true`), 202, "delete");
+      await runWorker();
+      expect(must(await get(failed.id), 200, "read")).toMatchObject({ status: "deleting", failure: { code: "destroy_failed" } });
+    } finally {
+      if (saved === undefined) delete process.env.CAPSTAN_MANAGED_POSTGRES_URL;
+      else process.env.CAPSTAN_MANAGED_POSTGRES_URL = saved;
+      resetEnvCache();
+    }
+    // The server is back; the retry is due (its back-off moved into the past): nothing to drop, it ends deleted.
+    await db().$executeRaw`UPDATE "managed_resources" SET "claimed_until" = now() - interval '1 second' WHERE "id" = ${failed.id}`;
+    await runWorker();
+    expect(must(await get(failed.id), 200, "read")).toMatchObject({ status: "deleted", failure: null });
+
+    // Two workers at once: every resource is provisioned exactly once.
+    const ids: string[] = [];
+    for (const name of ["race-a", "race-b", "race-c"]) ids.push(must(await call("POST", base(), { kind: name === "race-a" ? "postgres" : "object_bucket", name }), 201, name).id);
+    await Promise.all([processManagedResources(50), processManagedResources(50)]);
+    await runWorker();
+    for (const id of ids) {
+      expect(must(await get(id), 200, "read").status).toBe("available");
+      const provisioned = await db().outboxEvent.count({ where: { subject: id, type: "managed_resource.changed", data: { path: ["step"], equals: "provisioned" } } });
+      expect(provisioned).toBe(1);
+    }
+  });
+
   it("keeps another workspace out: its product cannot be attached, and its members cannot see or change the resource", async () => {
     const mres = must(await call("POST", base(), { kind: "postgres", name: "private-db" }), 201, "create");
     const foreign = await call("POST", `${base()}/${mres.id}/reattach`, { product_id: strangerProduct });
