@@ -8,7 +8,8 @@ import { createConfirmedProduct, deployRevision, makeDeployableAppRepository, si
  * password is shown once; on embedded PGlite the page says postgres is
  * unavailable and the test uses a bucket), see it become available, deploy
  * the product and see the deployment using it, detach, schedule the
- * deletion from a dialog that names what is lost, and restore it.
+ * deletion from a dialog that names what is lost, restore it, then destroy
+ * it at once (which also leaves no database behind on the e2e server).
  */
 const suffix = uniqueSuffix();
 const onPostgres = Boolean(process.env.E2E_DATABASE_URL);
@@ -90,6 +91,20 @@ test.describe("managed resources", () => {
       await row.getByRole("button", { name: "Restore and attach" }).click();
       await expect(row.getByText("Available", { exact: true })).toBeVisible({ timeout: 30_000 });
       await expect(row.getByText(/Attach it again before then/)).toHaveCount(0);
+    });
+
+    await test.step("detach and destroy it at once (owner): nothing is left behind", async () => {
+      const row = page.getByRole("row").filter({ hasText: name });
+      await row.getByRole("button", { name: `Detach ${name}` }).click();
+      await page.getByRole("dialog", { name: `Detach ${name}?` }).getByRole("button", { name: "Detach" }).click();
+      await expect(row.getByText("Not attached")).toBeVisible();
+      await row.getByRole("button", { name: `Delete ${name}` }).click();
+      const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });
+      await dialog.getByLabel(/Skip the grace period/).check();
+      await expect(dialog.getByText(/cannot be undone/)).toBeVisible();
+      await dialog.getByRole("button", { name: "Destroy now" }).click();
+      // Deleted resources leave the list once the worker has destroyed them.
+      await expect(page.getByText("No managed resources yet.")).toBeVisible({ timeout: 30_000 });
     });
   });
 });

@@ -37,6 +37,10 @@ const STATUS = {
 
 const KIND = { postgres: "PostgreSQL database", object_bucket: "Object bucket" } as const;
 
+/** The worker is about to change it: provisioning, being destroyed, or a deletion that is (nearly) due. */
+const busy = (r: TResource) =>
+  r.status === "provisioning" || r.status === "deleting" || (r.status === "deletion_scheduled" && r.deletion !== null && Date.parse(r.deletion.destroy_after) <= Date.now() + 60_000);
+
 /** What deleting destroys, in words, for the confirmation. */
 function whatIsLost(r: TResource): string {
   return r.kind === "postgres"
@@ -264,7 +268,7 @@ export function ResourcesView({ ws }: { ws: string }) {
     trpc.managedResources.list.infiniteQueryOptions({ ws, limit: 50, order: "desc" }, {
       getNextPageParam: (p) => p.next_cursor ?? undefined,
       // The worker provisions and destroys within seconds: keep the page current meanwhile.
-      refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((r) => r.status === "provisioning" || r.status === "deleting")) ? 2_000 : false),
+      refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some(busy)) ? 2_000 : false),
     }),
   );
   const [detach, setDetach] = useState<TResource | null>(null);
