@@ -8,6 +8,7 @@
 import http from "node:http";
 import next from "next";
 import { installGracefulStop } from "./graceful.mjs";
+import { answerMalformedPath } from "./malformed-path.mjs";
 
 const port = Number(process.env.PORT ?? "3000");
 const hostname = process.env.HOST ?? "0.0.0.0";
@@ -16,6 +17,8 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = http.createServer((req, res) => {
+  // Next.js would answer a path that does not decode with a bare 500: a 400 problem instead.
+  if (answerMalformedPath(req, res)) return;
   const fast = globalThis.__capstanSurfaceNode;
   // The fallback lets it look a custom domain's Host up and hand the request back when it is not one.
   if (fast && fast(req, res, () => void handle(req, res))) return;
