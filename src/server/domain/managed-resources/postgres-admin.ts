@@ -21,7 +21,8 @@ export function managedPostgresTarget(): { host: string; port: number } | null {
   if (!url) return null;
   const u = new URL(url);
   const socketDir = u.searchParams.get("host");
-  return { host: socketDir ?? (decodeURIComponent(u.hostname) || "127.0.0.1"), port: Number(u.port || 5432) };
+  // WHATWG keeps IPv6 literals bracketed ([::1]); net.connect wants them bare.
+  return { host: socketDir ?? (decodeURIComponent(u.hostname).replace(/^\[(.*)\]$/, "$1") || "127.0.0.1"), port: Number(u.port || 5432) };
 }
 
 const ident = (name: string) => {
