@@ -19,33 +19,44 @@ export function isSafeString(s: string): boolean {
   return !UNSAFE_CHARS.test(s);
 }
 
+type TNode = { v: unknown; key: PropertyKey; depth: number; parent: TNode | null };
+
+function pathOf(node: TNode | null): PropertyKey[] {
+  const out: PropertyKey[] = [];
+  for (let n = node; n?.parent; n = n.parent) out.push(n.key);
+  return out.reverse();
+}
+
 /** Throws a 400 problem for the first unsafe string (value or member name) or too-deep container in `value`. */
 export function assertSafeInput(value: unknown, what = "request"): void {
-  const stack: { v: unknown; path: PropertyKey[] }[] = [{ v: value, path: [] }];
+  // Parent links instead of a path per node: the path is only built for the error.
+  const stack: TNode[] = [{ v: value, key: "", depth: 0, parent: null }];
   while (stack.length) {
-    const { v, path } = stack.pop()!;
+    const node = stack.pop()!;
+    const v = node.v;
     if (typeof v === "string") {
-      if (!isSafeString(v)) throw unsafeString(path, what);
+      if (!isSafeString(v)) throw unsafeString(pathOf(node), what);
       continue;
     }
     if (v === null || typeof v !== "object") continue;
-    if (path.length >= MAX_JSON_DEPTH) {
-      const at = issuePath(path);
+    if (node.depth >= MAX_JSON_DEPTH) {
+      const at = issuePath(pathOf(node));
       throw new AppError("bad_request", `The ${what} nests deeper than ${MAX_JSON_DEPTH} levels at ${at}`, {
         reason: "nesting_too_deep",
         errors: [{ path: at, message: `nests deeper than ${MAX_JSON_DEPTH} levels` }],
         extensions: { max_depth: MAX_JSON_DEPTH },
       });
     }
+    const depth = node.depth + 1;
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: [...path, i] });
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], key: i, depth, parent: node });
       continue;
     }
-    const entries = Object.entries(v as Record<string, unknown>);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [k, child] = entries[i]!;
-      if (!isSafeString(k)) throw unsafeString([...path, k.replace(new RegExp(UNSAFE_CHARS.source, "g"), "\ufffd")], what);
-      stack.push({ v: child, path: [...path, k] });
+    const keys = Object.keys(v);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i]!;
+      if (!isSafeString(k)) throw unsafeString([...pathOf(node), k.replace(new RegExp(UNSAFE_CHARS.source, "g"), "\ufffd")], what);
+      stack.push({ v: (v as Record<string, unknown>)[k], key: k, depth, parent: node });
     }
   }
 }
