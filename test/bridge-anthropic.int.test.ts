@@ -332,7 +332,7 @@ describe("anthropicGenerate against a hand-written answer", () => {
         usage: { input_tokens: 3, output_tokens: 4 },
       }),
     };
-    expect(await anthropicGenerate(call())).toEqual({ output: { text: "Hello, world" }, usage: { units: 7, unit: "tokens" } });
+    expect(await anthropicGenerate(call())).toEqual({ output: { text: "Hello, world" }, usage: { units: 7, unit: "tokens" }, tokens: { input: 3, output: 4 } });
   });
 
   it("invalid JSON and slow answers are unavailable; embeddings and system-only input are rejected without a request", async () => {

@@ -192,7 +192,10 @@ describe("cross-tenant isolation (design: not a member of {ws} -> 403 + authz.wo
       expect(r.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       // The problem must not leak A's data.
       expect(r.text).not.toContain(A.email);
-      const audit = await db().auditRecord.findMany({ where: { workspaceId: wsA.id, correlationId } });
+      // A platform operation on A's workspace (/v1/platform/wallets/{ws}/...) is refused as a platform
+      // operation: B is not a member of ws_platform, and that is where the refusal is audited.
+      const auditWs = o.template.startsWith("/v1/platform/") ? "ws_platform" : wsA.id;
+      const audit = await db().auditRecord.findMany({ where: { workspaceId: auditWs, correlationId } });
       if (audit.length !== 1 || audit[0]!.action !== "authz.workspace_mismatch" || audit[0]!.actorId !== B.userId) {
         failures.push(`${label}: expected one authz.workspace_mismatch audit by B, got ${JSON.stringify(audit.map((x) => [x.action, x.actorId]))}`);
       }

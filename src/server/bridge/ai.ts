@@ -12,6 +12,9 @@ import { openAiGenerate, type TAiCall } from "./providers/openai";
  */
 const AI_TIMEOUT_MS = 30_000;
 
+/** What a rate card prices (docs/decisions.md "Billing"): the provider and model that served the call, its tokens. */
+export type TPricedUsage = { provider: string; model: string; input: number; output: number };
+
 type TAiScope = { models: string[]; max_tokens_per_call: number };
 /** provider_config.api_style: the wire protocol of the binding's base_url. */
 type TApiStyle = "openai" | "anthropic";
@@ -79,7 +82,7 @@ function generate(apiStyle: TApiStyle, call: TAiCall): ReturnType<typeof openAiG
 export async function runAi(
   plan: TAiPlan,
   audits: TAudits,
-): Promise<{ provider: string; bindingId: string; fallbackUsed: boolean; usage: TUsage; output: unknown }> {
+): Promise<{ provider: string; bindingId: string; fallbackUsed: boolean; usage: TUsage; output: unknown; priced: TPricedUsage }> {
   const startAt = Math.max(0, plan.startAt ?? 0);
   const served = await withFallback(plan.bindings.slice(startAt), plan.fallback, audits, async (b) =>
     generate(b.apiStyle, {
@@ -97,5 +100,8 @@ export async function runAi(
   const fallbackUsed = served.fallbackUsed || startAt > 0;
   // Never settle more than was reserved: the reservation is the ceiling.
   const units = Math.min(result.usage.units, plan.reserveTokens);
-  return { provider: binding.provider, bindingId: binding.id, fallbackUsed, usage: { units, unit: "tokens" }, output: result.output };
+  // Priced on the same capped units: input first, then output, never more than settled.
+  const input = Math.min(result.tokens.input, units);
+  const priced = { provider: binding.provider, model: binding.model, input, output: Math.min(result.tokens.output, units - input) };
+  return { provider: binding.provider, bindingId: binding.id, fallbackUsed, usage: { units, unit: "tokens" }, output: result.output, priced };
 }

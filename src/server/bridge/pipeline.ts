@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { priceAiCall } from "@/server/domain/billing/rate-cards.service";
 import { PLAN_ENTITLEMENTS } from "@/server/domain/usage/plan.service";
 import { reserveBudget, settleReservation, type TReservation } from "@/server/domain/usage/reservations.service";
 import type { TUsageCategory } from "@/server/domain/usage/usage.contract";
@@ -10,7 +11,7 @@ import { logger } from "@/server/platform/logger";
 import type { TAuditAction } from "@/server/platform/audit";
 import { activeContract, revisionContract, workspacePlan } from "./context";
 import type { TResultReason, TUsage } from "./bridge.contract";
-import { planAiCall, runAi } from "./ai";
+import { planAiCall, runAi, type TPricedUsage } from "./ai";
 import { messageBytes, planEmailCall, runEmail } from "./email";
 import { checkKvScope, runKv } from "./kv";
 import { checkStorageScope, objectBytes, runStorage } from "./storage";
@@ -80,6 +81,7 @@ export async function invoke(
   let revisionId: string | null = null;
   let providerMs = 0;
   let reservation: TReservation | null = null;
+  let priced: TPricedUsage | null = null;
   const result: { provider: string | null; bindingId: string | null; fallbackUsed: boolean; usage: TUsage; output: unknown } = {
     provider: null, bindingId: null, fallbackUsed: false, usage: { units: 0, unit }, output: null,
   };
@@ -127,7 +129,11 @@ export async function invoke(
 
     const providerStart = performance.now();
     try {
-      if (plan) Object.assign(result, await runAi(plan, audits));
+      if (plan) {
+        const served = await runAi(plan, audits);
+        Object.assign(result, served);
+        priced = served.priced;
+      }
       else if (emailPlan) Object.assign(result, await runEmail(emailPlan, audits));
       else if (call.capability === "storage.object") {
         Object.assign(result, await runStorage(storagePlan!, { workspaceId: caller.workspaceId, productId: caller.productId }, call.action, call.body, audits));
@@ -159,6 +165,13 @@ export async function invoke(
   const settle = reservation
     ? { reservationId: reservation.id, units: outcome.kind === "completed" ? outcome.usage.units : 0, usedBindingId: result.bindingId }
     : null;
+  // Priced at settle time with the card version in force at the call's start (docs/decisions.md "Billing").
+  const charge = outcome.kind === "completed" && priced
+    ? await priceAiCall(priced.provider, priced.model, requestedAt, priced).catch(async (err: unknown) => {
+      if (settle) await settleReservation(settle.reservationId, settle.units, settle.usedBindingId).catch(() => undefined);
+      throw err;
+    })
+    : null;
   await recordInvocation({
     id, workspaceId: caller.workspaceId, productId: caller.productId, revisionId,
     serviceIdentityId: caller.serviceIdentityId, deploymentId: caller.deploymentId ?? null, executionId: caller.executionId ?? null,
@@ -171,7 +184,7 @@ export async function invoke(
     outputSummary: outcome.kind === "completed" ? summary(outcome.output) : null,
     correlationId: call.correlationId, requestedAt, finishedAt,
     latencyMs: Math.round(performance.now() - call.startedAt), overheadMs: Math.round(performance.now() - call.startedAt - providerMs),
-    audits, settle,
+    audits, settle, charge,
   }).catch(async (err: unknown) => {
     // Not recorded: the client gets a 5xx. The call is still charged what it used (best effort;
     // if this fails too, the reservation stays and the sweeper charges the reserved amount).

@@ -1,6 +1,6 @@
 import type { Prisma } from "@/generated/prisma/client";
 import { writeAudit, type TAuditAction } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
+import { db, rawQuery } from "@/server/platform/db/client";
 import { Prisma as P } from "@/generated/prisma/client";
 import { env } from "@/server/platform/env";
 import { GroupCommit } from "@/server/platform/group-commit";
@@ -49,12 +49,14 @@ export type TRecord = {
   audits: Array<{ action: TAuditAction; details: Record<string, unknown> }>;
   /** The reservation this call held, settled at `units` in the record's own transaction. */
   settle: { reservationId: string; units: number; usedBindingId: string | null } | null;
+  /** The call's price with the rate card version in force at its start (docs/decisions.md "Billing"); null/absent = unpriced. */
+  charge?: { micros: bigint; currency: string; rateCardVersionId: string } | null;
 };
 
 export async function recordInvocation(r: TRecord): Promise<void> {
   if (!r.audits.length && r.revisionId) {
     if (env().CAPSTAN_BRIDGE_RECORDS === "batched") return records.add(r);
-    return insertBatch([r]);
+    return insertBatch([r], "pooled");
   }
   return recordAudited(r);
 }
@@ -116,6 +118,7 @@ async function writeAudited(tx: Prisma.TransactionClient, r: TRecord): Promise<v
       outputSummary: (r.outputSummary ?? undefined) as Prisma.InputJsonValue | undefined,
       correlationId: r.correlationId, latencyMs: r.latencyMs, overheadMs: r.overheadMs,
       requestedAt: r.requestedAt, finishedAt: r.finishedAt,
+      chargeMicros: r.charge?.micros ?? null, chargeCurrency: r.charge?.currency ?? null, rateCardVersionId: r.charge?.rateCardVersionId ?? null,
     },
   });
   // The requested event names the revision whose contract was checked; a call
@@ -192,7 +195,8 @@ async function settleIn(tx: Prisma.TransactionClient, batch: TRecord[]): Promise
  */
 const FLUSH_MAX = 100;
 const records = new GroupCommit<TRecord, void>(async (batch) => {
-  await insertBatch(batch);
+  // One batch in flight per process: on the hot pg pool, without the ORM's per-query work.
+  await insertBatch(batch, "hot");
   return batch.map(() => undefined);
 }, FLUSH_MAX);
 
@@ -202,12 +206,13 @@ export async function flushRecords(): Promise<void> {
   while (draining) await new Promise((r) => setImmediate(r));
 }
 
-async function insertBatch(batch: TRecord[]): Promise<void> {
+async function insertBatch(batch: TRecord[], via: "hot" | "pooled"): Promise<void> {
   const invRows = batch.map((r) => P.sql`(${r.id}, ${r.workspaceId}, ${r.productId}, ${r.revisionId}, ${r.serviceIdentityId}, ${r.deploymentId}, ${r.executionId},
         ${r.bridgeInvocationId}, ${r.capability}, ${r.action}, ${r.outcome}, ${r.reason}, ${r.provider}, ${r.bindingId},
         ${r.fallbackUsed}, ${r.usage.units}, ${r.usage.unit}, ${JSON.stringify({ ...r.requestSummary, request: r.request })}::jsonb,
         ${r.outputSummary ? JSON.stringify(r.outputSummary) : null}::jsonb, ${r.correlationId}, ${r.latencyMs}::int, ${r.overheadMs}::int,
-        ${r.requestedAt}::timestamptz, ${r.finishedAt}::timestamptz)`);
+        ${r.requestedAt}::timestamptz, ${r.finishedAt}::timestamptz,
+        ${r.charge ? r.charge.micros.toString() : null}::bigint, ${r.charge?.currency ?? null}, ${r.charge?.rateCardVersionId ?? null})`);
   const reqType = "capability.invocation_requested";
   const resType = "capability.invocation_resulted";
   const evRows = batch.flatMap((r) => {
@@ -223,15 +228,18 @@ async function insertBatch(batch: TRecord[]): Promise<void> {
   });
   const settle = settleCall(batch);
   // The settlement is a CTE the events insert joins (one row), so it runs in this statement and commits with it.
-  await db().$executeRaw`
+  const statement = P.sql`
     WITH ${settle ? P.sql`s AS (${settle}),` : P.empty} inv AS (
       INSERT INTO capability_invocations (id, workspace_id, product_id, revision_id, service_identity_id, deployment_id, execution_id,
         bridge_invocation_id, capability, action, outcome, reason, provider, binding_id, fallback_used, usage_units,
-        usage_unit, request_summary, output_summary, correlation_id, latency_ms, overhead_ms, requested_at, finished_at)
+        usage_unit, request_summary, output_summary, correlation_id, latency_ms, overhead_ms, requested_at, finished_at,
+        charge_micros, charge_currency, rate_card_version_id)
       VALUES ${P.join(invRows)}
       RETURNING id)
     INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data, created_at)
     SELECT v.* FROM (VALUES ${P.join(evRows)}) AS v(id, workspace_id, type, version, source, subject, correlation_id, data, created_at)
       ${settle ? P.sql`CROSS JOIN s` : P.empty}
      WHERE EXISTS (SELECT 1 FROM inv)`;
+  if (via === "hot") await rawQuery(statement.text, statement.values);
+  else await db().$executeRaw(statement);
 }

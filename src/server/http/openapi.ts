@@ -149,5 +149,7 @@ registerOpenApiPaths(oauthTokenOpenApiPaths);
 registerOpenApiPaths(bridgeOpenApiPaths);
 import { rawOpenApiPaths } from "./evidence-handler";
 registerOpenApiPaths(rawOpenApiPaths);
+import { paymentCallbackOpenApiPaths } from "./payment-callback-handler";
+registerOpenApiPaths(paymentCallbackOpenApiPaths);
 import { discoveryOpenApiPaths, normalizeDocument } from "./openapi-normalize";
 registerOpenApiPaths(discoveryOpenApiPaths);

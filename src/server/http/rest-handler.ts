@@ -20,6 +20,7 @@ import {
 import { logger } from "@/server/platform/logger";
 import { handleEvidenceDownload } from "./evidence-handler";
 import { handleUpload } from "./uploads-handler";
+import { handlePaymentCallback } from "./payment-callback-handler";
 import { newId } from "@/server/platform/ids";
 
 /**
@@ -140,6 +141,7 @@ function zodWhere(error: TRPCError, method: string, seed: TSeed): "body" | "quer
 /** Raw-bytes routes (own Next.js routes too): dispatched here so any caller of handleRest reaches them. */
 const UPLOADS = /^\/v1\/workspaces\/([^/]+)\/uploads$/;
 const EVIDENCE = /^\/v1\/workspaces\/([^/]+)\/evidence\/([^/]+)$/;
+const PAYMENT_CALLBACK = /^\/v1\/payments\/callbacks\/([^/]+)$/;
 
 export async function handleRest(req: Request): Promise<Response> {
   const started = performance.now();
@@ -149,6 +151,9 @@ export async function handleRest(req: Request): Promise<Response> {
   if (upload) return handleUpload(req, upload[1]!);
   const evidence = req.method === "GET" ? EVIDENCE.exec(url.pathname) : null;
   if (evidence) return handleEvidenceDownload(req, evidence[1]!, evidence[2]!);
+  // Signed over its raw body by the gateway, no bearer: its own handler.
+  const callback = req.method === "POST" ? PAYMENT_CALLBACK.exec(url.pathname) : null;
+  if (callback) return handlePaymentCallback(req, callback[1]!);
   const instance = url.pathname;
   let correlationId = "";
   try {

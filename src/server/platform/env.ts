@@ -90,6 +90,8 @@ const ZEnv = z.object({
   CAPSTAN_MANAGED_POSTGRES_URL: z.string().optional(),
   CAPSTAN_MRES_DELETE_GRACE_SECONDS: z.coerce.number().int().min(0).default(7 * 86_400),
   CAPSTAN_MRES_MEASURE_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** Billing (docs/decisions.md "Billing"): HMAC secret of manual-gateway payment callbacks; unset = the manual gateway is off. */
+  CAPSTAN_MANUAL_GATEWAY_SECRET: z.string().min(32).optional(),
   /** Sessions and invocations. */
   CAPSTAN_SESSION_RATE_PER_SEC: z.coerce.number().positive().default(20),
   CAPSTAN_SESSION_BURST: z.coerce.number().int().min(1).default(40),

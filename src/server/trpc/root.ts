@@ -15,6 +15,7 @@ import { releasesRouter } from "@/server/domain/releases/releases.router";
 import { domainsRouter } from "@/server/domain/domains/domains.router";
 import { managedResourcesRouter } from "@/server/domain/managed-resources/managed-resources.router";
 import { signingKeysRouter } from "@/server/domain/signing-keys/signing-keys.router";
+import { billingRouter } from "@/server/domain/billing/billing.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -35,6 +36,7 @@ export const appRouter = router({
   domains: domainsRouter,
   managedResources: managedResourcesRouter,
   signingKeys: signingKeysRouter,
+  billing: billingRouter,
 });
 
 export type AppRouter = typeof appRouter;

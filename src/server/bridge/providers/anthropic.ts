@@ -19,7 +19,7 @@ type TAnthropicAnswer = {
   usage?: { input_tokens?: number; output_tokens?: number };
 };
 
-export async function anthropicGenerate(c: TAiCall): Promise<{ output: unknown; usage: TUsage }> {
+export async function anthropicGenerate(c: TAiCall): Promise<{ output: unknown; usage: TUsage; tokens: { input: number; output: number } }> {
   if (c.modelKind === "embedding") throw new ProviderError("rejected", "the Anthropic Messages API has no embeddings");
   const base = c.baseUrl.replace(/\/+$/, "");
   const all = "messages" in c.input ? c.input.messages : [{ role: "user", content: c.input.text }];
@@ -35,5 +35,5 @@ export async function anthropicGenerate(c: TAiCall): Promise<{ output: unknown; 
     .map((b) => b.text)
     .join("");
   const tokens = (json.usage?.input_tokens ?? 0) + (json.usage?.output_tokens ?? 0);
-  return { output: { text }, usage: { units: tokens, unit: "tokens" } };
+  return { output: { text }, usage: { units: tokens, unit: "tokens" }, tokens: { input: json.usage?.input_tokens ?? 0, output: json.usage?.output_tokens ?? 0 } };
 }

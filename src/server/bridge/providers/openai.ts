@@ -55,7 +55,7 @@ export type TAiCall = {
   timeoutMs: number;
 };
 
-export async function openAiGenerate(c: TAiCall): Promise<{ output: unknown; usage: TUsage }> {
+export async function openAiGenerate(c: TAiCall): Promise<{ output: unknown; usage: TUsage; tokens: { input: number; output: number } }> {
   const base = c.baseUrl.replace(/\/+$/, "");
   const text = "text" in c.input ? c.input.text : undefined;
   const messages = "messages" in c.input ? c.input.messages : [{ role: "user", content: text! }];
@@ -73,5 +73,7 @@ export async function openAiGenerate(c: TAiCall): Promise<{ output: unknown; usa
     c.modelKind === "embedding"
       ? { embedding: json.data?.[0]?.embedding ?? [] }
       : { text: json.choices?.[0]?.message?.content ?? "" };
-  return { output, usage: { units: tokens, unit: "tokens" } };
+  // The input/output split prices the call (rate cards price them apart); an embedding has input only.
+  const input = Math.min(tokens, json.usage?.prompt_tokens ?? tokens);
+  return { output, usage: { units: tokens, unit: "tokens" }, tokens: { input, output: tokens - input } };
 }

@@ -24,6 +24,8 @@ export const ZCapabilityInvocation = z
     binding_id: z.string().nullable(),
     fallback_used: z.boolean(),
     usage: z.object({ units: z.number(), unit: z.string() }),
+    /** The call's price with the rate card version in force at its start (docs/decisions.md "Billing"); null when unpriced. */
+    charge: z.object({ amount_micros: z.number().int(), currency: z.string(), rate_card_version_id: z.string() }).nullable(),
     request: ZContentSummary.extend({ shape: z.record(z.string(), z.unknown()) }),
     output: ZContentSummary.nullable(),
     correlation_id: z.string(),

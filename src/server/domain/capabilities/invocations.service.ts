@@ -1,4 +1,5 @@
 import type { CapabilityInvocation } from "@/generated/prisma/client";
+import { toWire } from "@/server/domain/billing/money";
 import { db } from "@/server/platform/db/client";
 import { notFound } from "@/server/platform/errors";
 import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
@@ -15,6 +16,9 @@ function toView(r: CapabilityInvocation): TCapabilityInvocation {
     capability: r.capability, action: r.action, outcome: r.outcome as TCapabilityInvocation["outcome"], reason: r.reason,
     provider: r.provider, binding_id: r.bindingId, fallback_used: r.fallbackUsed,
     usage: { units: r.usageUnits, unit: r.usageUnit },
+    charge: r.chargeMicros !== null && r.chargeCurrency && r.rateCardVersionId
+      ? { amount_micros: toWire(r.chargeMicros), currency: r.chargeCurrency, rate_card_version_id: r.rateCardVersionId }
+      : null,
     request: { sha256: req.sha256, size_bytes: req.size_bytes, shape: req.request },
     output: (r.outputSummary ?? null) as TCapabilityInvocation["output"],
     correlation_id: r.correlationId, latency_ms: r.latencyMs, overhead_ms: r.overheadMs,
