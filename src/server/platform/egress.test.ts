@@ -26,6 +26,18 @@ describe("isPublicAddress", () => {
     (ip) => expect(isPublicAddress(ip)).toBe(true),
   );
 
+  // The ipaddr.js special-purpose ranges beyond the hand-written list: documentation, benchmarking, ORCHID, discard, SRv6.
+  it.each(["192.0.2.1", "198.51.100.7", "203.0.113.9", "192.88.99.1", "2001:db8::1", "3fff::1", "2001:2::1", "100::1", "2001:20::1", "5f00::1", "64:ff9b::c000:201"])(
+    "refuses the special-purpose address %s",
+    (ip) => expect(isPublicAddress(ip)).toBe(false),
+  );
+
+  // Globally reachable anycast (AS112, AMT) and Teredo stay public.
+  it.each(["192.175.48.1", "192.31.196.1", "192.52.193.1", "2620:4f:8000::1", "2001:4:112::1", "2001:3::1", "2001:0:4136:e378::1"])(
+    "accepts the public special-purpose address %s",
+    (ip) => expect(isPublicAddress(ip)).toBe(true),
+  );
+
   it.each(["", "localhost", "example.com", "1.2.3", "1.2.3.4.5", "::g"])("is false for a non-address %j", (ip) => expect(isPublicAddress(ip)).toBe(false));
 });
 

@@ -1,5 +1,6 @@
 import dns, { type LookupAddress } from "node:dns";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit, type Response } from "undici";
 import { env } from "./env";
 
@@ -37,45 +38,52 @@ export function egressBlocked(err: unknown): EgressBlockedError | null {
   return null;
 }
 
-const V4_BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4], // 240/4 holds 255.255.255.255
-] as const) V4_BLOCKED.addSubnet(net, prefix, "ipv4");
+/**
+ * Ranges (ipaddr.js names) that are globally reachable unicast; every other
+ * range it knows, and any it adds in a later version, is refused (fail closed).
+ * as112/amt (v4 and v6), Teredo and DRIP tags are public anycast or unicast;
+ * documentation, benchmarking, reserved, ORCHID, discard and SRv6 are not.
+ */
+const PUBLIC_V4_RANGES: ReadonlySet<string> = new Set(["unicast", "as112", "amt"]);
+const PUBLIC_V6_RANGES: ReadonlySet<string> = new Set(["unicast", "teredo", "amt", "as112v6", "droneRemoteIdProtocolEntityTags"]);
+/** ::a.b.c.d (IPv4-compatible, deprecated; :: and ::1 included), NAT64 well-known prefix (RFC 6052). */
+const V4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
 
-/** The eight 16-bit groups of a valid IPv6 address (a trailing dotted quad becomes two groups). */
-function v6Groups(ip: string): number[] {
-  const s = ip.toLowerCase().replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
-    `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
-  const [head, tail] = s.split("::") as [string, string | undefined];
-  const h = head ? head.split(":") : [];
-  const t = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill("0"), ...t];
-  return groups.map((x) => parseInt(x, 16));
+/** The IPv4 address in the last 32 bits of `v6`. */
+function low32(v6: ipaddr.IPv6): ipaddr.IPv4 {
+  const p = v6.parts;
+  return new ipaddr.IPv4([p[6]! >> 8, p[6]! & 255, p[7]! >> 8, p[7]! & 255]);
+}
+
+function isPublicV6(v6: ipaddr.IPv6): boolean {
+  // ::a.b.c.d is judged as the v4 address (:: and ::1 land in 0/8), before range(), which calls it unicast.
+  if (v6.match(V4_COMPATIBLE)) return isPublicV4(low32(v6));
+  const range: string = v6.range();
+  // Mapped (::ffff:0:0/96), SIIT (::ffff:0:0:0/96) and NAT64 (64:ff9b::/96) reach the embedded v4 address;
+  // local-use NAT64 (64:ff9b:1::/48, the rest of rfc6052) translates into whatever network it is deployed in.
+  if (range === "ipv4Mapped" || range === "rfc6145") return isPublicV4(low32(v6));
+  if (range === "rfc6052") return v6.match(NAT64_WELL_KNOWN) && isPublicV4(low32(v6));
+  // 6to4 (2002::/16) carries the v4 address in groups 1-2.
+  if (range === "6to4") {
+    const p = v6.parts;
+    return isPublicV4(new ipaddr.IPv4([p[1]! >> 8, p[1]! & 255, p[2]! >> 8, p[2]! & 255]));
+  }
+  return PUBLIC_V6_RANGES.has(range);
+}
+
+function isPublicV4(v4: ipaddr.IPv4): boolean {
+  return PUBLIC_V4_RANGES.has(v4.range());
 }
 
 /** Whether `ip` is a globally routable unicast address; anything else (a host name included) is not. */
 export function isPublicAddress(ip: string): boolean {
   const addr = ip.replace(/^\[|\]$/g, "").split("%")[0]!;
+  // node:net's isIP first: ipaddr.js parses legacy forms (0x7f.1, 127.1) that are not addresses here.
   const kind = isIP(addr);
-  if (kind === 4) return !V4_BLOCKED.check(addr, "ipv4");
-  if (kind !== 6) return false;
-  const g = v6Groups(addr);
-  const embedded = `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
-  // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible) are judged as the v4 address; :: and ::1 land in 0/8.
-  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) return isPublicAddress(embedded);
-  // SIIT (::ffff:0:a.b.c.d, ::ffff:0:0/96) and NAT64 (64:ff9b::/96) reach the embedded v4 address.
-  if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0) return isPublicAddress(embedded);
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isPublicAddress(embedded);
-  // Local-use NAT64 (64:ff9b:1::/48) translates into whatever network it is deployed in.
-  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return false;
-  // 6to4 (2002::/16) carries the v4 address in groups 1-2.
-  if (g[0] === 0x2002) return isPublicAddress(`${g[1]! >> 8}.${g[1]! & 255}.${g[2]! >> 8}.${g[2]! & 255}`);
-  const g0 = g[0]!;
-  const ula = (g0 & 0xfe00) === 0xfc00; // fc00::/7
-  const linkOrSiteLocal = (g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0; // fe80::/10, fec0::/10
-  const multicast = (g0 & 0xff00) === 0xff00; // ff00::/8
-  return !(ula || linkOrSiteLocal || multicast);
+  if (kind === 4) return isPublicV4(ipaddr.IPv4.parse(addr));
+  if (kind === 6) return isPublicV6(ipaddr.IPv6.parse(addr));
+  return false;
 }
 
 /**
