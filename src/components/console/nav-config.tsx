@@ -1,5 +1,5 @@
 import {
-  Activity, Building2, Database, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Send, Users, Webhook,
+  Activity, Building2, Database, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Send, Users, Wallet, Webhook,
   type LucideIcon,
 } from "lucide-react";
 import type { TRole } from "@/server/domain/identity/access.service";
@@ -23,6 +23,7 @@ export const WORKSPACE_NAV: TWorkspaceNavItem[] = [
   { label: "Overview", icon: LayoutDashboard, path: "" },
   { label: "Members", icon: Users, path: "/members" },
   { label: "Plan & budgets", icon: Gauge, path: "/plan" },
+  { label: "Billing", icon: Wallet, path: "/billing" },
   { label: "Products", icon: Package, path: "/products" },
   { label: "Deployments", icon: Rocket, path: "/deployments" },
   { label: "Releases", icon: Send, path: "/releases" },

@@ -9,6 +9,7 @@ import {
 } from "./billing.contract";
 import * as payments from "./payments.service";
 import * as cards from "./rate-cards.service";
+import { subscriptionsRouter } from "./subscriptions.router";
 import * as wallet from "./wallet.service";
 
 /** Billing (spec 4.4; docs/decisions.md "Billing"): rate cards, the wallet, grants, top-up orders, refunds. */
@@ -76,4 +77,6 @@ export const billingRouter = router({
     .input(ZRefundRequest.extend({ ws: zWorkspaceId }))
     .output(ZRefund)
     .mutation(({ ctx, input }) => payments.refund(caller(ctx), input.ws, input)),
+
+  subscriptions: subscriptionsRouter,
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { currency, divRoundHalfUp, fromWire, microsToMinorTrunc, minorToMicros, priceCall, toWire } from "./money";
+import { currency, divRoundHalfUp, formatMicros, formatMinor, fromWire, microsToMinorTrunc, minorToMicros, priceCall, toWire } from "./money";
 
 describe("money", () => {
   it("converts minor units to micros exactly per the currency exponent", () => {
@@ -53,5 +53,14 @@ describe("money", () => {
     expect(() => toWire(BigInt(Number.MAX_SAFE_INTEGER) + BigInt(1))).toThrow(RangeError);
     expect(() => fromWire(0.5)).toThrow(RangeError);
     expect(toWire(BigInt(-42))).toBe(-42);
+  });
+
+  it("formats for display with integer arithmetic, truncating toward zero", () => {
+    expect(formatMicros(BigInt(1_234_567_891), "USD")).toBe("1,234.56 USD");
+    expect(formatMicros(-740, "USD")).toBe("−0.00 USD");
+    expect(formatMicros(580, "USD", true)).toBe("0.00058 USD");
+    expect(formatMicros(5_000_000, "JPY")).toBe("5 JPY");
+    expect(formatMinor(1, "KWD")).toBe("0.001 KWD");
+    expect(formatMinor(250_000, "EUR")).toBe("2,500.00 EUR");
   });
 });

@@ -1,4 +1,5 @@
 import { AppError } from "@/server/platform/errors";
+import { CURRENCIES, CURRENCY_CODES, type TCurrency } from "./currencies";
 
 /**
  * Money (docs/decisions.md "Billing"): integers only. Minor units (cents) for
@@ -7,12 +8,7 @@ import { AppError } from "@/server/platform/errors";
  * wire only when it is a safe integer.
  */
 
-/** ISO 4217 codes we accept, with their exponent (digits after the decimal point). */
-export const CURRENCIES = {
-  USD: 2, EUR: 2, GBP: 2, CHF: 2, CAD: 2, AUD: 2, SEK: 2, NOK: 2, DKK: 2, PLN: 2, JPY: 0, KRW: 0, BHD: 3, KWD: 3,
-} as const satisfies Record<string, 0 | 2 | 3>;
-export type TCurrency = keyof typeof CURRENCIES;
-export const CURRENCY_CODES = Object.keys(CURRENCIES) as [TCurrency, ...TCurrency[]];
+export { CURRENCIES, CURRENCY_CODES, formatMicros, formatMinor, type TCurrency } from "./currencies";
 
 export const MICROS_PER_MAJOR = BigInt(1_000_000);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

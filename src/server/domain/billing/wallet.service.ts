@@ -169,22 +169,29 @@ export async function createGrant(
   if (expiresAt <= now) {
     throw new AppError("validation_failed", "expires_at must be in the future", { errors: [{ path: "/expires_at", message: "must be in the future" }] });
   }
+  return inWallet(workspaceId, (tx) => grantIn(tx, caller, workspaceId, input, now));
+}
+
+/** Creates a grant and its ledger credit inside the caller's transaction (under lockWallet), audited billing.granted. */
+export async function grantIn(
+  tx: TTx, caller: TCaller, workspaceId: string,
+  input: { amount_minor: number; currency: TCurrency; priority: number; expires_at: string; reason?: string }, now = new Date(),
+): Promise<TGrant> {
+  const expiresAt = new Date(input.expires_at);
   const amount = minorToMicros(fromWire(input.amount_minor), input.currency);
-  return inWallet(workspaceId, async (tx) => {
-    const g = await tx.walletGrant.create({
-      data: {
-        id: newId("gnt"), workspaceId, currency: input.currency, amountMicros: amount, priority: input.priority, expiresAt,
-        reason: input.reason ?? null, createdBy: caller.userId, createdAt: now,
-      },
-    });
-    await insertEntries(tx, workspaceId, input.currency, { kind: "grant", id: g.id }, [{ kind: "grant", amount, grantId: g.id }], now);
-    await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "billing.granted", target: { kind: "wallet_grant", id: g.id },
-      correlationId: caller.correlationId,
-      details: { amount_minor: input.amount_minor, currency: input.currency, priority: input.priority, expires_at: iso(expiresAt), reason: input.reason ?? null },
-    });
-    return toGrant(g, amount, now);
+  const g = await tx.walletGrant.create({
+    data: {
+      id: newId("gnt"), workspaceId, currency: input.currency, amountMicros: amount, priority: input.priority, expiresAt,
+      reason: input.reason ?? null, createdBy: caller.userId, createdAt: now,
+    },
   });
+  await insertEntries(tx, workspaceId, input.currency, { kind: "grant", id: g.id }, [{ kind: "grant", amount, grantId: g.id }], now);
+  await writeAudit(tx, {
+    workspaceId, actor: { kind: "user", id: caller.userId }, action: "billing.granted", target: { kind: "wallet_grant", id: g.id },
+    correlationId: caller.correlationId,
+    details: { amount_minor: input.amount_minor, currency: input.currency, priority: input.priority, expires_at: iso(expiresAt), reason: input.reason ?? null },
+  });
+  return toGrant(g, amount, now);
 }
 
 /** Credits paid balance once per source (a payment order). Call under lockWallet. */

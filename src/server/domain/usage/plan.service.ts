@@ -1,3 +1,4 @@
+import type { Prisma } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { emitEvent } from "@/server/platform/outbox";
 import { db } from "@/server/platform/db/client";
@@ -34,26 +35,37 @@ export async function setPlan(
   workspaceId: string,
   plan: TPlanName,
 ): Promise<TPlan> {
-  const result = await db().$transaction(async (tx) => {
-    const before = await tx.plan.findUnique({ where: { workspaceId } });
-    const row = await tx.plan.upsert({
-      where: { workspaceId },
-      create: { workspaceId, plan },
-      update: before?.plan === plan ? {} : { plan, updatedAt: new Date() },
-    });
-    if (before?.plan !== plan) {
-      await writeAudit(tx, {
-        workspaceId, actor: { kind: "user", id: caller.userId }, action: "plan.changed",
-        target: { kind: "workspace", id: workspaceId }, correlationId: caller.correlationId,
-        details: { from: before?.plan ?? null, to: plan },
-      });
-      await emitEvent(tx, {
-        workspaceId, type: "plan.changed", correlationId: caller.correlationId, subject: workspaceId,
-        data: { workspace_id: workspaceId, from: before?.plan ?? null, to: plan, entitlements: PLAN_ENTITLEMENTS[plan] },
-      });
-    }
-    return toPlan(workspaceId, row);
-  });
+  const result = await db().$transaction((tx) => applyPlan(tx, caller, workspaceId, plan));
   signalChange("plan", workspaceId); // the Bridge's plan caches everywhere
   return result;
+}
+
+/**
+ * Sets the plan inside the caller's transaction (audit plan.changed and the
+ * event when it changes). The caller signals the change after commit.
+ */
+export async function applyPlan(
+  tx: Prisma.TransactionClient,
+  caller: { userId: string; correlationId: string },
+  workspaceId: string,
+  plan: TPlanName,
+): Promise<TPlan> {
+  const before = await tx.plan.findUnique({ where: { workspaceId } });
+  const row = await tx.plan.upsert({
+    where: { workspaceId },
+    create: { workspaceId, plan },
+    update: before?.plan === plan ? {} : { plan, updatedAt: new Date() },
+  });
+  if (before?.plan !== plan) {
+    await writeAudit(tx, {
+      workspaceId, actor: { kind: "user", id: caller.userId }, action: "plan.changed",
+      target: { kind: "workspace", id: workspaceId }, correlationId: caller.correlationId,
+      details: { from: before?.plan ?? null, to: plan },
+    });
+    await emitEvent(tx, {
+      workspaceId, type: "plan.changed", correlationId: caller.correlationId, subject: workspaceId,
+      data: { workspace_id: workspaceId, from: before?.plan ?? null, to: plan, entitlements: PLAN_ENTITLEMENTS[plan] },
+    });
+  }
+  return toPlan(workspaceId, row);
 }

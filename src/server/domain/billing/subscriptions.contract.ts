@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { zWorkspaceId } from "@/server/platform/ids";
+import { zPage } from "@/server/platform/pagination";
+import { CURRENCY_CODES } from "./money";
+
+/** Billing profile, subscription tiers and subscriptions (spec 4.4, fields ours; docs/decisions.md "Billing"). */
+const zCurrency = z.enum(CURRENCY_CODES).describe("ISO 4217 code");
+const zText = (max: number) => z.string().trim().min(1).max(max);
+const zMinor = z.number().int().min(0).max(100_000_000_000).describe("Minor units (cents)");
+export const zTierName = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "tier: 1..32 of a-z 0-9 _ - starting with a letter");
+const PLANS = ["free", "team", "enterprise"] as const;
+
+export const ZBillingProfileRequest = z
+  .strictObject({
+    legal_name: zText(200),
+    email: z.string().email().max(254),
+    address: z.strictObject({
+      line1: zText(200), line2: zText(200).optional(), city: zText(100), postal_code: zText(32), region: zText(100).optional(),
+      /** ISO 3166-1 alpha-2. */
+      country: z.string().regex(/^[A-Z]{2}$/, "country: ISO 3166-1 alpha-2, upper case"),
+    }),
+    tax_id: zText(64).optional(),
+  })
+  .meta({ id: "BillingProfileRequest" });
+export type TBillingProfileRequest = z.infer<typeof ZBillingProfileRequest>;
+
+export const ZBillingProfile = z
+  .object({
+    workspace_id: zWorkspaceId,
+    /** False until the profile is first set; every other field is then null. */
+    configured: z.boolean(),
+    legal_name: z.string().nullable(),
+    email: z.string().nullable(),
+    address: z.object({
+      line1: z.string(), line2: z.string().nullable(), city: z.string(), postal_code: z.string(), region: z.string().nullable(), country: z.string(),
+    }).nullable(),
+    tax_id: z.string().nullable(),
+    updated_at: z.string().nullable(),
+  })
+  .meta({ id: "BillingProfile" });
+export type TBillingProfile = z.infer<typeof ZBillingProfile>;
+
+export const ZTierRequest = z
+  .strictObject({
+    name: zText(100),
+    /** The plan a subscription to this tier sets on the workspace. */
+    plan: z.enum(PLANS),
+    currency: zCurrency,
+    monthly_price_minor: zMinor,
+    /** Credit granted at each subscription start (a grant expiring at the period's end). */
+    included_credit_minor: zMinor,
+  })
+  .meta({ id: "SubscriptionTierRequest" });
+
+export const ZTier = z
+  .object({
+    tier: z.string(), name: z.string(), plan: z.enum(PLANS), currency: zCurrency,
+    monthly_price_minor: z.number().int(), included_credit_minor: z.number().int(),
+    created_at: z.string(), updated_at: z.string(),
+  })
+  .meta({ id: "SubscriptionTier" });
+export type TTier = z.infer<typeof ZTier>;
+export const ZTierList = zPage(ZTier).meta({ id: "SubscriptionTiers" });
+
+export const ZSubscriptionRequest = z.strictObject({ tier: zTierName }).meta({ id: "SubscriptionRequest" });
+
+export const ZSubscription = z
+  .object({
+    workspace_id: zWorkspaceId,
+    /** null: no subscription (the workspace's plan was set directly). */
+    tier: z.string().nullable(),
+    plan: z.enum(PLANS),
+    currency: zCurrency.nullable(),
+    /** The price in force when the current period started. */
+    monthly_price_minor: z.number().int().nullable(),
+    current_period_start: z.string().nullable(),
+    current_period_end: z.string().nullable(),
+    updated_at: z.string().nullable(),
+  })
+  .meta({ id: "Subscription" });
+export type TSubscription = z.infer<typeof ZSubscription>;
