@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueTokenForEmail } from "@/server/domain/identity/tokens.service";
+import { issueDueInvoices } from "@/server/domain/billing/invoices.service";
 import { signCallback } from "@/server/domain/billing/payments.service";
 import { lockWallet, postDue, spend } from "@/server/domain/billing/wallet.service";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
+import { utcMonth } from "@/server/platform/time";
 import { api, makeUser, makeWorkspace, type TApiResult, type TTestUser } from "./support/api";
 import { aiCapability, bootBridgeApp, bridge, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
 import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
@@ -164,6 +166,45 @@ describe("a Bridge ai.generate call is priced at settle time with the card in fo
   });
 });
 
+describe("month-close invoices", () => {
+  it("equal the ledger's usage debits of the month to the minor unit, grants shown; issued once, immutable, per workspace", async () => {
+    const model = `inv-${rand()}`;
+    const s = await setupBridge({
+      owner, capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 100 } })],
+      providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey, models: ["text"], providerModels: { text: model } }],
+    });
+    // 1000 USD per million tokens in, 3000 out: 20 + 20 tokens = 80 000 micros (8 cents) per call, plus 3 micros per call.
+    const card = (await putCard("openai", model, { currency: "USD", prices: { input_tokens_per_million: 1_000_000_000, output_tokens_per_million: 3_000_000_000, per_call: 3 } })).json;
+    const grant = await api("POST", `/v1/platform/wallets/${s.ws}/grants`, {
+      token: platformToken, body: { amount_minor: 10, currency: "USD", expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(grant.status).toBe(201);
+    const body = { model_kind: "text", input: { text: "bill me" }, max_tokens: 40 };
+    for (let i = 0; i < 3; i++) expect((await bridge(s.token, "ai.generate", "generate", body)).status).toBe(200);
+    const month = utcMonth();
+    const [y, m] = month.split("-").map(Number) as [number, number];
+    const close = new Date(Date.UTC(y, m, 1, 1)); // one hour into next month
+    expect(await issueDueInvoices(close)).toBeGreaterThanOrEqual(1);
+    await issueDueInvoices(close); // again: nothing new
+    const list = await api("GET", `/v1/workspaces/${s.ws}/invoices`, { token: owner.token });
+    expect(list.status, list.text).toBe(200);
+    expect(list.json.items).toHaveLength(1);
+    const inv = list.json.items[0];
+    const usage = await db().walletEntry.findMany({ where: { workspaceId: s.ws, kind: "usage" } });
+    const ledgerUsage = -usage.reduce((sum, e) => sum + Number(e.amountMicros), 0);
+    expect(ledgerUsage).toBe(3 * 80_003);
+    expect(inv).toMatchObject({
+      month, currency: "USD", status: "issued", usage_micros: ledgerUsage, granted_micros: 100_000, subscription_minor: 0,
+      total_minor: 24, // 240 009 micros rounded half up once
+      lines: [{ kind: "usage", capability: "ai.generate", provider: "openai", model, rate_card_version_id: card.id, calls: 3, tokens: 120, amount_micros: 240_009 }],
+    });
+    expect(await db().auditRecord.count({ where: { workspaceId: s.ws, action: "billing.invoice_issued" } })).toBe(1);
+    await expect(db().$executeRaw`UPDATE invoices SET total_minor = 0 WHERE id = ${inv.id}`).rejects.toThrow(/append-only/);
+    expect((await api("GET", `/v1/workspaces/${s.ws}/invoices`, { token: outsider.token })).status).toBe(403);
+    expect((await api("GET", `/v1/workspaces/${otherWs}/invoices`, { token: outsider.token })).json.items).toEqual([]);
+  });
+});
+
 describe("grants", () => {
   it("are spent before paid balance: highest priority, then soonest expiry; expired remainder is written off", async () => {
     const w = (await makeWorkspace(owner.token)).id;
@@ -222,6 +263,24 @@ describe("grants", () => {
     expect((await post({ amount_minor: 10, currency: "USD", expires_at: future }, outsider.token)).status).toBe(403);
     expect((await post({ amount_minor: 10, currency: "USD", expires_at: future }, platformToken, "ws_00000000000000000000000000")).status).toBe(404);
     expect(await db().walletGrant.count({ where: { workspaceId: otherWs } })).toBe(0);
+  });
+});
+
+describe("adjustments", () => {
+  it("credit or debit paid balance with a reason, audited; zero, bad currency and non-platform callers are refused", async () => {
+    const w = (await makeWorkspace(owner.token)).id;
+    const post = (body: unknown, token = platformToken) => api("POST", `/v1/platform/wallets/${w}/adjustments`, { token, body });
+    const up = await post({ amount_minor: 500, currency: "EUR", reason: "goodwill" });
+    expect(up.status, up.text).toBe(201);
+    expect(up.json.id).toMatch(/^adj_/);
+    expect((await post({ amount_minor: -200, currency: "EUR", reason: "correction" })).status).toBe(201);
+    for (const b of [{ amount_minor: 0, currency: "EUR", reason: "x" }, { amount_minor: 5, currency: "EURO", reason: "x" }, { amount_minor: 5, currency: "EUR" }, { amount_minor: 0.5, currency: "EUR", reason: "x" }]) {
+      expect((await post(b)).status, JSON.stringify(b)).toBe(422);
+    }
+    expect((await post({ amount_minor: 5, currency: "EUR", reason: "x" }, owner.token)).status).toBe(403);
+    expect(await ledgerSums(w)).toEqual({ EUR: 3_000_000 });
+    const audits = await db().auditRecord.findMany({ where: { workspaceId: w, action: "billing.adjusted" } });
+    expect(audits.map((a) => (a.details as { reason: string }).reason).sort()).toEqual(["correction", "goodwill"]);
   });
 });
 

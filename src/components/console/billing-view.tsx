@@ -77,7 +77,7 @@ function TopUpForm({ ws }: { ws: string }) {
   );
 }
 
-/** Billing: balance by currency (paid and granted), grants, top-up (owner/admin), orders and the ledger. */
+/** Billing: balance by currency (paid and granted), grants, top-up (owner/admin), orders, invoices and the ledger. */
 export function BillingView({ ws }: { ws: string }) {
   const trpc = useTRPC();
   const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
@@ -85,6 +85,8 @@ export function BillingView({ ws }: { ws: string }) {
   const wallet = useQuery(trpc.billing.wallet.queryOptions({ ws }));
   const orders = useInfiniteQuery(trpc.billing.orders.infiniteQueryOptions({ ws, limit: 20, order: "desc" }, { getNextPageParam: (p) => p.next_cursor ?? undefined }));
   const ledger = useInfiniteQuery(trpc.billing.transactions.infiniteQueryOptions({ ws, limit: 50, order: "desc" }, { getNextPageParam: (p) => p.next_cursor ?? undefined }));
+  const invoices = useQuery(trpc.billing.invoices.queryOptions({ ws, limit: 12, order: "desc" }));
+  const invoiceRows = invoices.data?.items ?? [];
   const orderRows = orders.data?.pages.flatMap((p) => p.items) ?? [];
   const entries = ledger.data?.pages.flatMap((p) => p.items) ?? [];
   const balances = wallet.data?.balances ?? [];
@@ -133,6 +135,31 @@ export function BillingView({ ws }: { ws: string }) {
               </Table>
             ) : null}
             <LoadMore query={orders} label="Load more orders" />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Invoices</CardTitle>
+            <CardDescription>Issued at month close for the calls that started in that month; final once issued.</CardDescription>
+          </CardHeader>
+          <CardContent className="px-0 py-0">
+            <QueryStates query={invoices} what="invoices" empty={invoiceRows.length === 0} emptyText="No invoices yet." />
+            {invoiceRows.length ? (
+              <Table>
+                <TableCaption>Monthly invoices</TableCaption>
+                <TableHeader><TableRow><TableHead>Month</TableHead><TableHead>Total</TableHead><TableHead>Usage (of which grants)</TableHead><TableHead>Issued</TableHead></TableRow></TableHeader>
+                <TableBody>
+                  {invoiceRows.map((i) => (
+                    <TableRow key={i.id}>
+                      <TableCell>{i.month}</TableCell>
+                      <TableCell className="tabular-nums font-medium">{formatMinor(i.total_minor, i.currency)}</TableCell>
+                      <TableCell className="tabular-nums">{formatMicros(i.usage_micros, i.currency, true)} ({formatMicros(i.granted_micros, i.currency, true)})</TableCell>
+                      <TableCell>{formatDateTime(i.issued_at)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            ) : null}
           </CardContent>
         </Card>
         <Card>

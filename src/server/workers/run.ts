@@ -13,6 +13,7 @@ import { processReleaseWindows } from "@/server/domain/releases/release-window.s
 import { processDomainChecks } from "@/server/domain/domains/verification.service";
 import { pruneVerifyRequests } from "@/server/domain/domains/domains.service";
 import { measureManagedResources, processManagedResources } from "@/server/domain/managed-resources/managed-resources.worker";
+import { issueDueInvoices } from "@/server/domain/billing/invoices.service";
 
 type TLoop = { name: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -39,6 +40,8 @@ export function loops(): TLoop[] {
     { name: "binding-expiry", everyMs: 60_000, run: expireBindings },
     { name: "reservation-sweeper", everyMs: 30_000, run: sweepExpiredReservations },
     { name: "idempotency-sweeper", everyMs: 10 * 60_000, run: sweepIdempotencyKeys },
+    // Month close: the previous month's invoices (idempotent; retried every tick until issued).
+    { name: "billing-invoices", everyMs: 5 * 60_000, run: () => issueDueInvoices() },
   ];
 }
 

@@ -179,3 +179,19 @@ export const ZManualCallback = z.strictObject({
   message: z.string().max(512).optional(),
 });
 export type TManualCallback = z.infer<typeof ZManualCallback>;
+
+export const ZAdjustmentRequest = z
+  .strictObject({
+    /** Signed, non-zero: a credit (> 0) or a debit (< 0) of paid balance, in minor units. */
+    amount_minor: z.number().int().min(-100_000_000_000).max(100_000_000_000).refine((v) => v !== 0, "must not be zero"),
+    currency: zCurrency,
+    /** Why, in words (kept on the audit record). */
+    reason: z.string().min(1).max(512),
+  })
+  .meta({ id: "AdjustmentRequest" });
+export const ZAdjustment = z
+  .object({
+    id: zId("adj"), workspace_id: zWorkspaceId, currency: zCurrency, amount_minor: z.number().int(), reason: z.string(), created_at: zTime,
+  })
+  .meta({ id: "Adjustment" });
+export type TAdjustment = z.infer<typeof ZAdjustment>;

@@ -4,9 +4,11 @@ import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { platformAdminProcedure, workspaceProcedure } from "@/server/trpc/procedures";
 import {
-  ZCheckoutRequest, ZGrant, ZGrantRequest, ZOrder, ZOrderList, ZRateCard, ZRateCardDetail, ZRateCardList, ZRateCardListQuery,
+  ZAdjustment, ZAdjustmentRequest, ZCheckoutRequest, ZGrant, ZGrantRequest, ZOrder, ZOrderList, ZRateCard, ZRateCardDetail, ZRateCardList, ZRateCardListQuery,
   ZRateCardPath, ZRateCardRequest, ZRefund, ZRefundRequest, ZWallet, ZWalletEntryList, ZWalletEntryQuery,
 } from "./billing.contract";
+import { ZInvoiceList, ZInvoiceQuery } from "./invoices.contract";
+import * as invoices from "./invoices.service";
 import * as payments from "./payments.service";
 import * as cards from "./rate-cards.service";
 import { subscriptionsRouter } from "./subscriptions.router";
@@ -77,6 +79,18 @@ export const billingRouter = router({
     .input(ZRefundRequest.extend({ ws: zWorkspaceId }))
     .output(ZRefund)
     .mutation(({ ctx, input }) => payments.refund(caller(ctx), input.ws, input)),
+
+  adjust: platformAdminProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/platform/wallets/{ws}/adjustments", tags, summary: "Correct a workspace's paid balance by a signed amount, with a reason (ws_platform owner/admin)" }, successStatus: 201 })
+    .input(ZAdjustmentRequest.extend({ ws: zWorkspaceId }))
+    .output(ZAdjustment)
+    .mutation(({ ctx, input }) => wallet.adjust(caller(ctx), input.ws, input)),
+
+  invoices: workspaceProcedure("viewer")
+    .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/invoices", tags, summary: "Monthly invoices, issued at month close, immutable" } })
+    .input(ZInvoiceQuery)
+    .output(ZInvoiceList)
+    .query(({ ctx, input }) => invoices.listInvoices(ctx.workspace.workspaceId, input)),
 
   subscriptions: subscriptionsRouter,
 });

@@ -5,7 +5,7 @@ import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
-import type { ENTRY_KINDS, TGrant, TWallet, TWalletEntry } from "./billing.contract";
+import type { ENTRY_KINDS, TAdjustment, TGrant, TWallet, TWalletEntry } from "./billing.contract";
 import { fromWire, microsToMinorTrunc, minorToMicros, toWire, type TCurrency } from "./money";
 
 /**
@@ -205,3 +205,22 @@ export async function paidBalance(tx: TTx, workspaceId: string, currency: TCurre
 }
 
 export { insertEntries };
+
+/**
+ * A manual correction of paid balance by the platform (`adj_`, audit
+ * billing.adjusted with the reason): an entry of its own, never an edit of
+ * another entry.
+ */
+export async function adjust(caller: TCaller, workspaceId: string, input: { amount_minor: number; currency: TCurrency; reason: string }): Promise<TAdjustment> {
+  await assertWorkspace(workspaceId);
+  const id = newId("adj");
+  const now = new Date();
+  return inWallet(workspaceId, async (tx) => {
+    await insertEntries(tx, workspaceId, input.currency, { kind: "adjustment", id }, [{ kind: "adjustment", amount: minorToMicros(fromWire(input.amount_minor), input.currency), grantId: null }], now);
+    await writeAudit(tx, {
+      workspaceId, actor: { kind: "user", id: caller.userId }, action: "billing.adjusted", target: { kind: "adjustment", id }, correlationId: caller.correlationId,
+      details: { amount_minor: input.amount_minor, currency: input.currency, reason: input.reason },
+    });
+    return { id, workspace_id: workspaceId, currency: input.currency, amount_minor: input.amount_minor, reason: input.reason, created_at: iso(now) };
+  });
+}
