@@ -166,6 +166,28 @@ describe("a Bridge ai.generate call is priced at settle time with the card in fo
   });
 });
 
+describe("usage postings under concurrency", () => {
+  it("each priced call is debited exactly once while wallet reads race the calls", async () => {
+    const model = `race-${rand()}`;
+    const s = await setupBridge({
+      owner, capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 100 } })],
+      providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey, models: ["text"], providerModels: { text: model } }],
+    });
+    await putCard("openai", model, USD_CARD);
+    const body = { model_kind: "text", input: { text: "race" }, max_tokens: 40 };
+    const calls = Array.from({ length: 20 }, () => bridge(s.token, "ai.generate", "generate", body));
+    const reads = Array.from({ length: 10 }, (_, i) => api("GET", `/v1/workspaces/${s.ws}/${i % 2 ? "wallet" : "wallet/transactions"}`, { token: owner.token }));
+    const [done, read] = await Promise.all([Promise.all(calls), Promise.all(reads)]);
+    expect(done.every((r) => r.status === 200)).toBe(true);
+    expect(read.every((r) => r.status === 200)).toBe(true);
+    const wallet = (await api("GET", `/v1/workspaces/${s.ws}/wallet`, { token: owner.token })).json;
+    expect(wallet.balances).toEqual([{ currency: "USD", total_micros: -20 * 580, paid_micros: -20 * 580, granted_micros: 0, total_minor: -1 }]);
+    const usage = await db().walletEntry.findMany({ where: { workspaceId: s.ws, kind: "usage" } });
+    expect(new Set(usage.map((e) => e.sourceId)).size).toBe(20);
+    expect(usage).toHaveLength(20);
+  });
+});
+
 describe("month-close invoices", () => {
   it("equal the ledger's usage debits of the month to the minor unit, grants shown; issued once, immutable, per workspace", async () => {
     const model = `inv-${rand()}`;
@@ -388,5 +410,15 @@ describe("refunds", () => {
     expect((await api("GET", `/v1/workspaces/${w}/wallet/orders/${o.id}`, { token: owner.token })).json.refunded_minor).toBe(700);
     expect(await ledgerSums(w)).toEqual({ USD: 0 });
     expect(await db().auditRecord.count({ where: { workspaceId: w, action: "billing.refunded" } })).toBe(2);
+  });
+
+  it("concurrent refunds never exceed the payment: 5 × 300 of 1000 -> exactly 3", async () => {
+    const w = (await makeWorkspace(owner.token)).id;
+    const o = await order(w, 1000);
+    await callback(succeeded(o));
+    const rs = await Promise.all(Array.from({ length: 5 }, () => api("POST", `/v1/platform/wallets/${w}/refunds`, { token: platformToken, body: { payment_id: o.id, amount_minor: 300 } })));
+    expect(rs.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409]);
+    expect((await api("GET", `/v1/workspaces/${w}/wallet/orders/${o.id}`, { token: owner.token })).json.refunded_minor).toBe(900);
+    expect(await ledgerSums(w)).toEqual({ USD: 1_000_000 });
   });
 });
