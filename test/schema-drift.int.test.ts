@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -111,6 +111,60 @@ describe("schema.prisma versus the migrated database", () => {
       unique: true,
       primary: false,
     });
+  });
+});
+
+/**
+ * Every *_id column of the tables created from 20261122000500 to 20261125180000 references its table
+ * (20261125190000_integrity), except the ids below, which name no row of this database.
+ */
+const NOT_REFERENCES: Record<string, string> = {
+  "correlation_id": "a request's correlation id",
+  "capability_invocations.execution_id": "the app's execution, not a row",
+  "capability_invocations.bridge_invocation_id": "the Bridge call's own id",
+  "capability_invocations.product_id": "a money record; not yet verified to always name a products row",
+  "budget_reservations.instance_id": "a server process",
+  "budget_reservations.invocation_id": "reserved before the invocation record exists (durability journal)",
+  "kv_entries.product_id": "the owner: a product or a managed resource",
+  "storage_objects.product_id": "the owner: a product or a managed resource",
+  "deadlines.subject_id": "polymorphic (subject_kind)",
+  "pending_operations.subject_id": "polymorphic",
+  "accesses.account_id": "an end-user account of the app, no table",
+  "sessions.account_id": "an end-user account of the app, no table",
+  "invocations.account_id": "an end-user account of the app, no table",
+  "wallet_entries.source_id": "polymorphic (source_kind)",
+  "payment_events.event_id": "the gateway's event id",
+  "payment_events.order_id": "a callback may name an order this database does not hold",
+};
+
+describe("foreign keys (#15 item 8)", () => {
+  it("every *_id column of the tables from 20261122000500 on references a table, or is listed as naming no row", () => {
+    const dir = path.join(process.cwd(), "prisma", "migrations");
+    const tables = readdirSync(dir)
+      .filter((m) => m >= "20261122000500" && m <= "20261125180000_~")
+      .flatMap((m) => [...readFileSync(path.join(dir, m, "migration.sql"), "utf8").matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)"?/gi)].map((x) => x[1]!));
+    expect(tables.length).toBeGreaterThanOrEqual(25);
+    const missing: string[] = [];
+    for (const table of tables) {
+      const t = introspected.tables[table]!;
+      const referenced = new Set(t.foreignKeys.flatMap((fk) => fk.columns));
+      for (const column of Object.keys(t.columns).filter((c) => c.endsWith("_id"))) {
+        if (!referenced.has(column) && !NOT_REFERENCES[column] && !NOT_REFERENCES[`${table}.${column}`]) missing.push(`${table}.${column}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("a reference is checked at commit, and ON DELETE CASCADE removes the rows of a deleted workspace", async () => {
+    const c = db!;
+    const blobs = async (ws: string) => (await c.query(`SELECT 1 FROM workspace_blobs WHERE workspace_id = $1`, [ws])).length;
+    await expect(c.exec(`INSERT INTO workspace_blobs (workspace_id, sha256) VALUES ('ws_fk_missing', 'a')`)).rejects.toThrow(/foreign key/);
+    expect(await blobs("ws_fk_missing")).toBe(0);
+    // Deferred: the parent may come later in the same transaction.
+    await c.exec(`BEGIN; INSERT INTO workspace_blobs (workspace_id, sha256) VALUES ('ws_fk', 'a'); INSERT INTO workspaces (id, name) VALUES ('ws_fk', 'fk'); COMMIT;`);
+    expect(await blobs("ws_fk")).toBe(1);
+    await c.exec(`DELETE FROM workspaces WHERE id = 'ws_fk'`);
+    expect(await blobs("ws_fk")).toBe(0);
   });
 });
 
