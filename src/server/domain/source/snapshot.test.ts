@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { blobStore, FsBlobStore } from "@/server/platform/blob-store";
 import { sha256Hex } from "@/server/platform/crypto";
@@ -160,6 +160,38 @@ describe("buildSnapshot", () => {
     dirs.push(root);
     const buf = await snapshotOf(root);
     expect(await listSnapshot(buf)).toEqual([]);
+  });
+});
+
+describe("reading snapshots (tar-stream)", () => {
+  it("reads an archive GNU tar wrote (./ names, GNU long names and link targets) as the same tree", async () => {
+    const root = checkout(1);
+    const entries = await scanTree(root, LIMITS);
+    const out = mkdtempSync(path.join(os.tmpdir(), "capstan-gnutar-"));
+    dirs.push(out);
+    const file = path.join(out, "gnu.tar.gz");
+    execFileSync("tar", ["--format=gnu", "--no-recursion", "-czf", file, "-C", root, ...entries.map((e) => `./${e.path}`)]);
+    const listed = (await listSnapshot(readFileSync(file))).map(({ size, ...e }) => ({ ...e, size: e.kind === "file" ? size : 0 }));
+    expect(listed.map((e) => e.path)).toEqual(entries.map((e) => e.path));
+    expect(listed.filter((e) => e.kind === "symlink")).toEqual(entries.filter((e) => e.kind === "symlink").map((e) => ({ ...e, mode: 0o777 })));
+    const long = entries.find((e) => e.kind === "file" && Buffer.byteLength(e.path) > 100);
+    expect((await readSnapshotFile(readFileSync(file), long!.path))?.equals(readFileSync(path.join(root, long!.path)))).toBe(true);
+  });
+
+  it("refuses a corrupt header, a truncated archive and entry types a snapshot never holds", async () => {
+    const buf = await snapshotOf(checkout(0));
+    const tar = gunzipSync(buf);
+    const corrupt = Buffer.from(tar);
+    corrupt[0] = corrupt[0]! ^ 1; // the first name byte: the header checksum no longer matches
+    await expect(listSnapshot(gzipSync(corrupt))).rejects.toThrow(/header/i);
+    await expect(listSnapshot(gzipSync(tar.subarray(0, 512 + 100)))).rejects.toThrow();
+    const hardlink = Buffer.from(tar.subarray(0, 512));
+    hardlink[156] = "1".charCodeAt(0);
+    hardlink.fill(0x20, 148, 156);
+    let sum = 0;
+    for (const b of hardlink) sum += b;
+    hardlink.write(sum.toString(8).padStart(6, "0") + "\0 ", 148, 8, "ascii");
+    await expect(listSnapshot(gzipSync(Buffer.concat([hardlink, Buffer.alloc(1024)])))).rejects.toThrow(/unsupported tar entry type "link"/);
   });
 });
 

@@ -5,6 +5,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { createGzip, gunzip as gunzipCb, gzip as gzipCb } from "node:zlib";
+import { extract } from "tar-stream";
 import type { TTreeEntry } from "./source.types";
 
 /**
@@ -164,92 +165,46 @@ function header(h: { name: string; mode: number; size: number; type: string; lin
 
 export type TSnapshotEntry = { path: string; kind: TTreeEntry["kind"]; size: number; mode: number; linkTarget?: string };
 
-/** Lists a snapshot (or any ustar/PAX tar.gz of files, dirs and symlinks) in archive order. */
+/** Lists a snapshot (or any ustar/PAX/GNU tar.gz of files, dirs and symlinks) in archive order. */
 export async function listSnapshot(buf: Buffer): Promise<TSnapshotEntry[]> {
   const out: TSnapshotEntry[] = [];
-  for (const { data: _data, ...entry } of parseTar(await gunzip(buf))) out.push(entry);
+  for (const { data: _data, ...entry } of await parseTar(await gunzip(buf))) out.push(entry);
   return out;
 }
 
 /** The bytes of a regular file in a snapshot, or null when there is no such file. */
 export async function readSnapshotFile(buf: Buffer, filePath: string): Promise<Buffer | null> {
-  for (const e of parseTar(await gunzip(buf))) {
-    if (e.kind === "file" && e.path === filePath) return Buffer.from(e.data);
+  for (const e of await parseTar(await gunzip(buf))) {
+    if (e.kind === "file" && e.path === filePath) return e.data;
   }
   return null;
 }
 
 /** Every entry of a snapshot with its bytes (fixes rebuild a patched tree from it). */
 export async function readSnapshotEntries(buf: Buffer): Promise<Array<TSnapshotEntry & { data: Buffer }>> {
-  return [...parseTar(await gunzip(buf))].map((e) => ({ ...e, data: Buffer.from(e.data) }));
+  return parseTar(await gunzip(buf));
 }
 
-function* parseTar(tar: Buffer): Generator<TSnapshotEntry & { data: Buffer }> {
-  let offset = 0;
-  let pending: { path?: string; linkpath?: string; size?: number } = {};
-  while (offset + BLOCK <= tar.length) {
-    const h = tar.subarray(offset, offset + BLOCK);
-    if (h.every((byte) => byte === 0)) return;
-    let sum = 0;
-    for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : (h[i] as number);
-    if (sum !== readOctal(h, 148, 8)) throw new Error(`tar header checksum mismatch at offset ${offset}`);
-    const type = String.fromCharCode(h[156] as number);
-    const size = pending.size ?? readOctal(h, 124, 12);
-    const start = offset + BLOCK;
-    if (start + size > tar.length) throw new Error("truncated tar");
-    const data = tar.subarray(start, start + size);
-    offset = start + Math.ceil(size / BLOCK) * BLOCK;
-    if (type === "x") {
-      pending = { ...pending, ...parsePax(data) };
-      continue;
-    }
-    if (type === "g") continue;
-    if (type === "L" || type === "K") {
-      const value = cString(data, 0, data.length);
-      pending = type === "L" ? { ...pending, path: value } : { ...pending, linkpath: value };
-      continue;
-    }
-    const prefix = h.subarray(257, 262).toString("latin1") === "ustar" ? cString(h, 345, 155) : "";
-    let name = pending.path ?? (prefix ? `${prefix}/${cString(h, 0, 100)}` : cString(h, 0, 100));
-    name = name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
-    const mode = readOctal(h, 100, 8) & 0o7777;
-    const linkTarget = pending.linkpath ?? cString(h, 157, 100);
-    pending = {};
-    if (type === "0" || type === "\0" || type === "7") yield { path: name, kind: "file", size, mode, data };
-    else if (type === "5") yield { path: name, kind: "dir", size: 0, mode, data };
-    else if (type === "2") yield { path: name, kind: "symlink", size: 0, mode, linkTarget, data };
-    else throw new Error(`unsupported tar entry type ${JSON.stringify(type)} for ${name}`);
-  }
-}
-
-function cString(b: Buffer, offset: number, len: number): string {
-  const field = b.subarray(offset, offset + len);
-  const end = field.indexOf(0);
-  return field.subarray(0, end === -1 ? field.length : end).toString("utf8");
-}
-
-function readOctal(b: Buffer, offset: number, len: number): number {
-  const s = b.subarray(offset, offset + len).toString("latin1").replace(/[\0 ]+$/, "").replace(/^ +/, "");
-  if (s === "") return 0;
-  if (!/^[0-7]+$/.test(s)) throw new Error(`bad octal field in tar header: ${JSON.stringify(s)}`);
-  return parseInt(s, 8);
-}
-
-function parsePax(data: Buffer): { path?: string; linkpath?: string; size?: number } {
-  const out: { path?: string; linkpath?: string; size?: number } = {};
-  let i = 0;
-  while (i < data.length) {
-    const space = data.indexOf(0x20, i);
-    const len = Number(data.subarray(i, space).toString("latin1"));
-    if (space === -1 || !Number.isInteger(len) || len <= 0 || i + len > data.length) throw new Error("bad PAX record");
-    const record = data.subarray(space + 1, i + len - 1).toString("utf8");
-    const eq = record.indexOf("=");
-    const key = record.slice(0, eq);
-    const value = record.slice(eq + 1);
-    if (key === "path") out.path = value;
-    else if (key === "linkpath") out.linkpath = value;
-    else if (key === "size") out.size = Number(value);
-    i += len;
+/**
+ * The entries of a tar (tar-stream: header checksums, PAX and GNU long names
+ * and link targets, ustar prefixes), names without a leading `./` or a
+ * trailing `/`; an entry type other than file, directory or symlink is refused.
+ */
+async function parseTar(tar: Buffer): Promise<Array<TSnapshotEntry & { data: Buffer }>> {
+  const out: Array<TSnapshotEntry & { data: Buffer }> = [];
+  const extractor = extract();
+  extractor.end(tar);
+  for await (const entry of extractor) {
+    const h = entry.header;
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry) chunks.push(chunk as Buffer);
+    const data = Buffer.concat(chunks);
+    const name = h.name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+    const mode = (h.mode ?? 0) & 0o7777;
+    if (h.type === "file" || h.type === "contiguous-file") out.push({ path: name, kind: "file", size: data.length, mode, data });
+    else if (h.type === "directory") out.push({ path: name, kind: "dir", size: 0, mode, data });
+    else if (h.type === "symlink") out.push({ path: name, kind: "symlink", size: 0, mode, linkTarget: h.linkname ?? "", data });
+    else throw new Error(`unsupported tar entry type ${JSON.stringify(h.type)} for ${name}`);
   }
   return out;
 }
