@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { auditBody } from "./audit";
 import { canonicalJson } from "./canonical-json";
 
 describe("canonicalJson (RFC 8785)", () => {
@@ -86,5 +88,71 @@ describe("canonicalJson (RFC 8785)", () => {
   it("throws on values JSON cannot carry", () => {
     expect(() => canonicalJson(BigInt(1))).toThrow();
     expect(() => canonicalJson({ f: () => 1 })).toThrow();
+  });
+});
+
+/**
+ * The hand-written function canonicalize replaced (#15 item 10d), kept here as
+ * the reference: audit chains and stored hashes were computed with it, so the
+ * library must give the same bytes for every value they can hold.
+ */
+function legacyCanonicalJson(value: unknown): string {
+  // Like JSON.stringify, honour toJSON (a Date becomes its ISO string).
+  if (value !== null && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return legacyCanonicalJson((value as { toJSON: () => unknown }).toJSON());
+  }
+  if (value === null || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error("canonical JSON cannot encode non-finite numbers");
+    return JSON.stringify(value);
+  }
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return "[" + value.map((v) => legacyCanonicalJson(v === undefined ? null : v)).join(",") + "]";
+  if (typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    return "{" + keys.map((k) => JSON.stringify(k) + ":" + legacyCanonicalJson(obj[k])).join(",") + "}";
+  }
+  throw new Error(`canonical JSON cannot encode ${typeof value}`);
+}
+
+describe("canonicalJson is byte for byte the function existing hashes were made with", () => {
+  const unicode = fc.string({ unit: "binary" });
+  const loneSurrogates = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => `a${String.fromCharCode(c)}b`);
+  const leaf = fc.oneof(unicode, loneSurrogates, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: "small" }, leaf, tie("array"), tie("object")),
+    array: fc.array(tie("value"), { maxLength: 6 }),
+    object: fc.dictionary(fc.oneof(unicode, loneSurrogates, fc.constantFrom("1", "10", "9", "__proto__x", "")), tie("value"), { maxKeys: 6 }),
+  })).value;
+
+  it("for any JSON value: strings (lone surrogates included), integers, doubles, nested objects, arrays, null, booleans", () => {
+    fc.assert(fc.property(json, (v) => canonicalJson(v) === legacyCanonicalJson(v)), { numRuns: 3000 });
+    fc.assert(fc.property(fc.jsonValue(), (v) => canonicalJson(v) === legacyCanonicalJson(v)), { numRuns: 2000 });
+  });
+
+  it("for audit record bodies as written and as read back from the database (details as stored JSON)", () => {
+    const record = fc.record({
+      id: fc.string(), workspaceId: fc.string(), actorKind: fc.constantFrom("user", "service", "system"), actorId: fc.option(fc.string()),
+      action: fc.string(), targetKind: fc.option(fc.string()), targetId: fc.option(fc.string()), correlationId: fc.string(),
+      details: fc.dictionary(fc.string(), json), createdAt: fc.date({ noInvalidDate: true }),
+    });
+    fc.assert(
+      fc.property(record, (r) => {
+        const legacy = legacyCanonicalJson({
+          id: r.id, workspace_id: r.workspaceId, actor_kind: r.actorKind, actor_id: r.actorId, action: r.action,
+          target_kind: r.targetKind, target_id: r.targetId, correlation_id: r.correlationId, details: r.details,
+          created_at: r.createdAt.toISOString(),
+        });
+        const stored = { ...r, details: JSON.parse(JSON.stringify(r.details)) as unknown };
+        return auditBody(r) === legacy && auditBody(stored) === legacy;
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("for Dates (toJSON) and undefined members, as before", () => {
+    const at = new Date(Date.UTC(2026, 10, 25, 12, 0, 0, 7));
+    for (const v of [at, { at, n: undefined, list: [undefined, at] }, { a: { b: { c: [1, "x", null, true] } } }]) expect(canonicalJson(v)).toBe(legacyCanonicalJson(v));
   });
 });
