@@ -155,6 +155,15 @@ describe("foreign keys (#15 item 8)", () => {
     expect(missing).toEqual([]);
   });
 
+  it.each([
+    ["deployments", "revision_id"], ["deployments", "release_id"], ["deployments", "product_id"], ["surfaces", "product_id"], ["surfaces", "deployment_id"],
+    ["releases", "product_id"], ["releases", "version_id"], ["versions", "product_id"], ["versions", "revision_id"], ["evaluations", "revision_id"],
+    ["fixes", "revision_id"], ["accesses", "surface_id"], ["sessions", "surface_id"], ["invocations", "session_id"], ["domains", "product_id"],
+    ["capability_invocations", "workspace_id"],
+  ])("the list filter %s.%s leads an index", (table, column) => {
+    expect(introspected.tables[table]!.indexes.some((ix) => ix.columns[0] === column)).toBe(true);
+  });
+
   it("a reference is checked at commit, and ON DELETE CASCADE removes the rows of a deleted workspace", async () => {
     const c = db!;
     const blobs = async (ws: string) => (await c.query(`SELECT 1 FROM workspace_blobs WHERE workspace_id = $1`, [ws])).length;
