@@ -210,4 +210,26 @@ describe("migrate", () => {
 
     await expect(migrate(db)).rejects.toThrow(new RegExp(`${MIGRATION_NAMES[0]} started but did not finish`));
   });
+  it("20261125190000_integrity fixes orphans first: deletes, nulls, and stops for a money record", async () => {
+    const dir = copyMigrations();
+    const later = MIGRATION_NAMES.filter((m) => m >= "20261125190000");
+    for (const m of later) rmSync(path.join(dir, m), { recursive: true });
+    const db = await (await freshDatabase())();
+    await migrate(db, { dir });
+    await db.exec(`
+      INSERT INTO workspaces (id, name) VALUES ('ws_o', 'o');
+      INSERT INTO budgets (id, workspace_id, usage_category, month) VALUES ('bud_o', 'ws_o', 'ai_tokens', '2026-11');
+      INSERT INTO budget_reservations (id, budget_id, binding_id, units, expires_at) VALUES ('res_keep', 'bud_o', 'pbd_gone', 1, now());
+      INSERT INTO budget_reservations (id, budget_id, units, expires_at) VALUES ('res_orphan', 'bud_gone', 1, now());
+      INSERT INTO workspace_blobs (workspace_id, sha256) VALUES ('ws_o', 'a'), ('ws_gone', 'b');
+      INSERT INTO wallet_grants (id, workspace_id, currency, amount_micros, priority, expires_at, created_by) VALUES ('wg_orphan', 'ws_gone', 'EUR', 1, 0, now(), 'test');
+    `);
+    // A money record is never deleted: the migration stops and rolls back.
+    await expect(migrate(db)).rejects.toThrow(/wallet_grants.workspace_id references a missing workspaces row/);
+    expect(await db.query(`SELECT id FROM budget_reservations ORDER BY id`)).toEqual([{ id: "res_keep" }, { id: "res_orphan" }]);
+    await db.exec(`DELETE FROM wallet_grants WHERE id = 'wg_orphan'`);
+    expect((await migrate(db)).applied).toEqual(later);
+    expect(await db.query(`SELECT id, binding_id FROM budget_reservations ORDER BY id`)).toEqual([{ id: "res_keep", binding_id: null }]);
+    expect(await db.query(`SELECT workspace_id FROM workspace_blobs`)).toEqual([{ workspace_id: "ws_o" }]);
+  });
 });
