@@ -331,7 +331,7 @@ describe("manual-gateway top-ups", () => {
     const ev = succeeded(o);
     const unsigned = await callback(ev, { signature: null });
     expect(unsigned.status).toBe(401);
-    expect(unsigned.headers.get("www-authenticate")).toBeTruthy();
+    expect(unsigned.headers.get("www-authenticate")).toBe('CapstanSignature realm="payments"');
     expect((await callback(ev, { secret: `${SECRET}x` })).status).toBe(401);
     expect((await callback(ev, { signature: "t=1,v1=zz" })).status).toBe(401);
     const stale = await callback(ev, { t: Math.floor(Date.now() / 1000) - 600 });
