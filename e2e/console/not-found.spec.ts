@@ -7,7 +7,9 @@ test("console 404 keeps the console around it; the favicon is served", async ({ 
   const response = await page.goto(`/console/w/${ws}/no-such-area`);
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "all workspaces" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "all workspaces", exact: true })).toBeVisible();
+  // The console's navigation is still there around the 404.
+  await expect(page.getByRole("link", { name: "All workspaces", exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "API tokens" })).toBeVisible();
   const icon = await request.get("/icon.svg");
   expect(icon.status()).toBe(200);
