@@ -2,11 +2,11 @@ import { defineConfig, devices, type ReporterDescription } from "@playwright/tes
 
 /**
  * End-to-end tests against `npm start` (scripts/start.mjs builds first if
- * needed) on port 3100. With E2E_DATABASE_URL set the server uses that
+ * needed) on port 3100 (E2E_PORT changes it, e.g. for two checkouts side by side). With E2E_DATABASE_URL set the server uses that
  * PostgreSQL database; otherwise the embedded PGlite under .data-e2e/.
  * Chromium comes from Debian (/usr/bin/chromium): never `playwright install`.
  */
-const PORT = 3100;
+const PORT = Number((process.env.E2E_PORT ??= "3100"));
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const E2E_DNS_PORT = (process.env.E2E_DNS_PORT ??= "5399");
 

@@ -1,5 +1,7 @@
 import { rmSync } from "node:fs";
 import { expect, test } from "../support/fixtures";
+
+const PORT = process.env.E2E_PORT ?? "3100";
 import { createConfirmedProduct, deployRevision, makeDeployableAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**
@@ -44,7 +46,7 @@ test.describe("deployments", () => {
     });
 
     await test.step("the surface URL serves the app", async () => {
-      const link = page.getByRole("link", { name: /^http:\/\/srf-[0-9a-z]{26}\.localhost:3100\// });
+      const link = page.getByRole("link", { name: new RegExp(`^http://srf-[0-9a-z]{26}\\.localhost:${PORT}/`) });
       await expect(link).toBeVisible();
       await expect(page.getByText(/^Expires in \d+ days? \d+ hours?/)).toBeVisible();
       const url = (await link.getAttribute("href"))!;
@@ -57,7 +59,7 @@ test.describe("deployments", () => {
       const live = page.getByRole("row").filter({ hasText: dep });
       await expect(page.getByRole("heading", { level: 2, name: "Environments" })).toBeVisible();
       await expect(live.first()).toContainText("Preview");
-      await expect(live.first().getByRole("link", { name: /srf-[0-9a-z]{26}\.localhost:3100/ })).toBeVisible();
+      await expect(live.first().getByRole("link", { name: new RegExp(`srf-[0-9a-z]{26}\\.localhost:${PORT}`) })).toBeVisible();
       await page.goto(`/console/w/${ws}/deployments`);
       await expect(page.getByRole("heading", { level: 1, name: "Deployments" })).toBeVisible();
       await page.getByLabel("Status").selectOption({ label: "Active" });

@@ -17,7 +17,7 @@ const HOST = `shop-${suffix}.example.com`;
 
 function viaHost(host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: 3100, path: "/", headers: { host } }, (res) => {
+    const req = http.request({ host: "127.0.0.1", port: Number(process.env.E2E_PORT ?? 3100), path: "/", headers: { host } }, (res) => {
       let body = "";
       res.on("data", (c) => (body += c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
