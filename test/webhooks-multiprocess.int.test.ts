@@ -228,17 +228,20 @@ afterAll(async () => {
 
 describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
   it("(a) two worker processes, 30 events: each delivered exactly once, by both processes at once", async () => {
-    const [w1, w2] = await Promise.all([startWorker(), startWorker()]);
+    // 20 requests at most in flight per process, 30 per subscription (docs/decisions.md "Workers that keep up").
+    const DELIVER_BATCH = 20;
+    const perProcess = { CAPSTAN_WEBHOOK_CONCURRENCY: String(DELIVER_BATCH), CAPSTAN_WEBHOOK_MAX_IN_FLIGHT: "30" };
+    const [w1, w2] = await Promise.all([startWorker(perProcess), startWorker(perProcess)]);
     const ws = await makeWorkspace(owner.token, "multiprocess a");
     const receiver = await startReceiver(() => 200);
     const wb = await subscribe(ws.id, receiver, ["budget.changed"]);
 
-    // The endpoint answers nothing until more than DELIVER_BATCH (20, delivery.service.ts)
-    // requests are open at once. One process never has more than one batch in flight
-    // (a tick does not overlap itself), so reaching 21 proves both processes were
+    // The endpoint answers nothing until more than DELIVER_BATCH requests are open at
+    // once. One process never has more than DELIVER_BATCH in flight
+    // (CAPSTAN_WEBHOOK_CONCURRENCY), so reaching 21 proves both processes were
     // delivering concurrently. A fallback answers after 700 ms, below the 1 s request
     // timeout, so a slow start fails the concurrency assertion instead of causing retries.
-    const DELIVER_BATCH = 20;
+    // Each event has its own subject: events of one subject go one after the other.
     let inFlight = 0;
     let maxInFlight = 0;
     let release!: () => void;
@@ -257,7 +260,7 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
       for (let i = 1; i <= EVENTS; i++) {
         ids.push(
           await emitEvent(tx, {
-            workspaceId: ws.id, type: "budget.changed", correlationId: newId("evt"), subject: ws.id,
+            workspaceId: ws.id, type: "budget.changed", correlationId: newId("evt"), subject: `${ws.id}/budget/${i}`,
             data: { workspace_id: ws.id, usage_category: "ai_tokens", limit_units: i },
           }),
         );

@@ -29,6 +29,16 @@ const ZEnv = z.object({
     .transform((s) => s.split(",").map((x) => Number(x.trim())))
     .pipe(z.array(z.number().min(0)).min(1)),
   CAPSTAN_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** Outbox events one dispatcher transaction claims (docs/decisions.md "Workers that keep up"). */
+  CAPSTAN_OUTBOX_BATCH: z.coerce.number().int().min(1).max(10_000).default(1000),
+  /** Webhook requests in flight per worker process. */
+  CAPSTAN_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  /** Webhook requests in flight per subscription, across every process. */
+  CAPSTAN_WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(8),
+  /** Hours a dispatched event (with its finished deliveries and attempts) is kept. */
+  CAPSTAN_EVENT_RETENTION_HOURS: z.coerce.number().positive().default(7 * 24),
+  /** Days a dead letter (and its event) is kept for redelivery. */
+  CAPSTAN_DEAD_LETTER_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** Allow http:// and private/loopback webhook targets (tests, local development). */
   CAPSTAN_WEBHOOK_ALLOW_PRIVATE: ZBool.default(false),
   /** Allow private hosts (and http to loopback) in provider bindings' provider_config (tests, development). */

@@ -1,7 +1,8 @@
-import { sweepIdempotencyKeys } from "@/server/platform/idempotency";
+import { onChange } from "@/server/platform/change-signals";
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
-import { deliverDue, dispatchOutbox } from "@/server/domain/webhooks/delivery.service";
+import { purgeExpired } from "@/server/platform/retention";
+import { DELIVERIES_TOPIC, OUTBOX_TOPIC, drainOutbox } from "@/server/domain/webhooks/dispatch.service";
 import { processPendingFreezes } from "@/server/domain/source/freeze.service";
 import { sweepExpiredReservations } from "@/server/domain/usage/reservations.service";
 import { expireBindings } from "@/server/domain/credentials/bindings.service";
@@ -14,8 +15,15 @@ import { processDomainChecks } from "@/server/domain/domains/verification.servic
 import { pruneVerifyRequests } from "@/server/domain/domains/domains.service";
 import { measureManagedResources, processManagedResources } from "@/server/domain/managed-resources/managed-resources.worker";
 import { issueDueInvoices } from "@/server/domain/billing/invoices.service";
+import { pumpDeliveries } from "./delivery-pump";
+import { runningTicks, trackTick } from "./ticks";
 
-type TLoop = { name: string; everyMs: number; run: () => Promise<unknown> };
+/**
+ * `wakeOn`: change-signal topics (LISTEN/NOTIFY, ../platform/change-signals.ts) that run the loop at
+ * once; `everyMs` is then only the fallback for a lost notification. `pump` is run instead of `run`
+ * when set, with `again`, which asks for another run as soon as possible (work freed up).
+ */
+type TLoop = { name: string; everyMs: number; run: () => Promise<unknown>; pump?: (again: () => void) => Promise<unknown>; wakeOn?: string[] };
 
 /**
  * Background loops. Each tick is independent; a tick never overlaps itself;
@@ -25,8 +33,9 @@ type TLoop = { name: string; everyMs: number; run: () => Promise<unknown> };
 export function loops(): TLoop[] {
   const poll = env().CAPSTAN_WORKER_POLL_MS;
   return [
-    { name: "outbox-dispatch", everyMs: poll, run: dispatchOutbox },
-    { name: "webhook-delivery", everyMs: poll, run: deliverDue },
+    // Woken by the outbox trigger's NOTIFY (every insert statement) and by the deliveries the dispatcher made.
+    { name: "outbox-dispatch", everyMs: poll, run: () => drainOutbox(), wakeOn: [OUTBOX_TOPIC] },
+    { name: "webhook-delivery", everyMs: poll, run: () => pumpDeliveries(), pump: (again) => pumpDeliveries(again), wakeOn: [DELIVERIES_TOPIC] },
     { name: "source-freeze", everyMs: poll, run: processPendingFreezes },
     { name: "deployments", everyMs: poll, run: processPlannedDeployments },
     { name: "deadlines", everyMs: poll, run: fireDueDeadlines },
@@ -39,39 +48,52 @@ export function loops(): TLoop[] {
     { name: "runner-reconciler", everyMs: env().CAPSTAN_RUNNER_RECONCILE_MS, run: reconcileRunner },
     { name: "binding-expiry", everyMs: 60_000, run: expireBindings },
     { name: "reservation-sweeper", everyMs: 30_000, run: sweepExpiredReservations },
-    { name: "idempotency-sweeper", everyMs: 10 * 60_000, run: sweepIdempotencyKeys },
+    // Dispatched events, finished deliveries, expired idempotency records (docs/decisions.md "Workers that keep up").
+    { name: "retention", everyMs: 60_000, run: () => purgeExpired() },
     // Month close: the previous month's invoices (idempotent; retried every tick until issued).
     { name: "billing-invoices", everyMs: 5 * 60_000, run: () => issueDueInvoices() },
   ];
 }
 
-const g = globalThis as unknown as { __capstanWorkers?: NodeJS.Timeout[]; __capstanTicks?: Set<Promise<unknown>> };
+const g = globalThis as unknown as { __capstanWorkers?: { timers: NodeJS.Timeout[]; stopped: { value: boolean } } };
 
 export function startWorkers(list = loops(), opts: { keepAlive?: boolean } = {}): void {
   if (g.__capstanWorkers) return;
-  const ticks = (g.__capstanTicks ??= new Set());
-  g.__capstanWorkers = list.map((loop) => {
+  const stopped = { value: false };
+  const timers = list.map((loop) => {
     let busy = false;
-    const timer = setInterval(() => {
-      if (busy) return;
+    let pending = false;
+    const trigger = (): void => {
+      if (stopped.value) return;
+      if (busy) {
+        pending = true;
+        return;
+      }
       busy = true;
-      const tick: Promise<unknown> = loop
-        .run()
-        .catch((err) => logger.error("worker.tick_failed", { worker: loop.name, error: String(err) }))
-        .finally(() => {
-          busy = false;
-          ticks.delete(tick);
-        });
-      ticks.add(tick);
-    }, loop.everyMs);
+      pending = false;
+      void trackTick(
+        (loop.pump ? loop.pump(trigger) : loop.run())
+          .catch((err) => logger.error("worker.tick_failed", { worker: loop.name, error: String(err) }))
+          .finally(() => {
+            busy = false;
+            if (pending) setImmediate(trigger);
+          }),
+      );
+    };
+    for (const topic of loop.wakeOn ?? []) onChange(topic, () => trigger());
+    const timer = setInterval(trigger, loop.everyMs);
     if (!opts.keepAlive) timer.unref();
     return timer;
   });
+  g.__capstanWorkers = { timers, stopped };
   logger.info("workers.started", { workers: list.map((l) => l.name) });
 }
 
 export function stopWorkers(): void {
-  for (const t of g.__capstanWorkers ?? []) clearInterval(t);
+  const w = g.__capstanWorkers;
+  if (!w) return;
+  w.stopped.value = true;
+  for (const t of w.timers) clearInterval(t);
   g.__capstanWorkers = undefined;
 }
 
@@ -82,7 +104,7 @@ export function stopWorkers(): void {
  * repeats deliveries whose answer it never recorded.
  */
 export async function drainWorkers(timeoutMs: number): Promise<boolean> {
-  const running = [...(g.__capstanTicks ?? [])];
+  const running = runningTicks();
   if (!running.length) return true;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));

@@ -1,8 +1,9 @@
-import type { WebhookDelivery } from "@/generated/prisma/client";
+import { Prisma, type WebhookDelivery } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
 import { unseal } from "@/server/platform/crypto";
 import { egressBlocked, egressFetch } from "@/server/platform/egress";
 import { env } from "@/server/platform/env";
+import { GroupCommit } from "@/server/platform/group-commit";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
 import { toCloudEvent } from "@/server/platform/outbox";
@@ -11,47 +12,83 @@ import { webhookHeaders } from "./signing";
 /**
  * Outbox -> webhook delivery, at least once. Two steps, each safe with many
  * worker processes on one database:
- *  1. dispatch: claim undispatched outbox rows (FOR UPDATE SKIP LOCKED) and,
- *     in the same transaction, create one delivery per matching subscription.
+ *  1. dispatch (./dispatch.service.ts): claim undispatched outbox rows in
+ *     write order and create one delivery per matching subscription.
  *  2. deliver: lease due deliveries (UPDATE ... RETURNING with locked_until);
  *     a worker that dies after sending but before recording leaves the lease
  *     to expire, and the delivery is retried: never lost, possibly repeated
  *     (receivers dedupe on webhook-id, which is the event id).
+ * Ordering (docs/decisions.md "Workers that keep up"): a delivery is leased
+ * only when no earlier delivery of the same ordering key (the event's
+ * subject) to the same subscription is pending, and at most
+ * CAPSTAN_WEBHOOK_MAX_IN_FLIGHT deliveries per subscription are leased at
+ * once, across every process (claims take turns on an advisory lock).
  * Retries follow CAPSTAN_WEBHOOK_SCHEDULE (Svix's by default) with +-20 %
  * jitter; 410 Gone disables the endpoint; an exhausted schedule dead-letters.
  */
-const DISPATCH_BATCH = 100;
-const DELIVER_BATCH = 20;
+export { dispatchOutbox, drainOutbox } from "./dispatch.service";
 
-export async function dispatchOutbox(): Promise<number> {
-  return db().$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; workspace_id: string; type: string; created_at: Date }[]>`
-      SELECT id, workspace_id, type, created_at FROM outbox_events
-       WHERE dispatched_at IS NULL
-       ORDER BY created_at, id
-       LIMIT ${DISPATCH_BATCH}
-       FOR UPDATE SKIP LOCKED`;
-    if (!events.length) return 0;
-    const workspaces = [...new Set(events.map((e) => e.workspace_id))];
-    const subs = await tx.eventSubscription.findMany({ where: { workspaceId: { in: workspaces }, status: "active" } });
-    const now = new Date();
-    const deliveries = events.flatMap((e) =>
-      subs
-        // Only subscriptions that existed when the event was written: how far dispatch lags must not decide it.
-        .filter((s) => s.workspaceId === e.workspace_id && s.createdAt.getTime() <= new Date(e.created_at).getTime() && matches(s.eventTypes as string[], e.type))
-        .map((s) => ({
-          id: newId("whk"), workspaceId: e.workspace_id, subscriptionId: s.id, eventId: e.id,
-          status: "pending", nextAttemptAt: now,
-        })),
-    );
-    if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries });
-    await tx.outboxEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
-    return events.length;
+const DELIVER_BATCH = 20;
+export const CLAIM_LOCK_KEY = 72_707_372; // arbitrary, fixed: "capstan webhook claims"
+
+/**
+ * Leases up to `max` due deliveries whose turn it is; returns their ids.
+ * Heads only: a delivery waits while an earlier one of its key is pending
+ * (leased or waiting for a retry), so one key's events reach the endpoint in
+ * order while different keys go in parallel.
+ */
+export async function claimDeliveries(max: number): Promise<string[]> {
+  // The lease outlives the request timeout, so only a dead worker loses it.
+  const leaseSecs = (env().CAPSTAN_WEBHOOK_TIMEOUT_MS * 2 + 1000) / 1000;
+  const cap = env().CAPSTAN_WEBHOOK_MAX_IN_FLIGHT;
+  return db().$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${CLAIM_LOCK_KEY}::bigint)`;
+      const rows = await tx.$queryRaw<{ id: string }[]>`
+        WITH busy AS (
+          SELECT subscription_id, count(*)::int AS n FROM webhook_deliveries
+           WHERE status = 'pending' AND locked_until >= now()
+           GROUP BY subscription_id),
+        subs AS (
+          SELECT s.id, ${cap}::int - coalesce(b.n, 0) AS room
+            FROM event_subscriptions s LEFT JOIN busy b ON b.subscription_id = s.id),
+        pick AS (
+          SELECT d.id, d.next_attempt_at FROM subs s CROSS JOIN LATERAL (
+            SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+             WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+               AND (d.locked_until IS NULL OR d.locked_until < now())
+               AND (d.ordering_key IS NULL OR NOT EXISTS (
+                 SELECT 1 FROM webhook_deliveries p
+                  WHERE p.subscription_id = d.subscription_id AND p.ordering_key = d.ordering_key
+                    AND p.status = 'pending' AND p.event_seq < d.event_seq))
+             ORDER BY d.event_seq NULLS FIRST
+             LIMIT greatest(s.room, 0)) d
+           WHERE s.room > 0
+           ORDER BY d.next_attempt_at
+           LIMIT ${max})
+        UPDATE webhook_deliveries w
+           SET locked_until = now() + make_interval(secs => ${leaseSecs}::double precision),
+               attempt_count = w.attempt_count + 1, updated_at = now()
+          FROM pick WHERE w.id = pick.id
+        RETURNING w.id`;
+      return rows.map((r) => r.id);
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
+}
+
+/** Loads leased deliveries with their event and subscription (secrets included: they sign). */
+export async function loadLeased(ids: string[]): Promise<TRow[]> {
+  if (!ids.length) return [];
+  return db().webhookDelivery.findMany({
+    where: { id: { in: ids } },
+    include: { event: true, subscription: { omit: { secretSealed: false, previousSecretSealed: false } } },
   });
 }
 
-function matches(filters: string[], type: string): boolean {
-  return filters.includes("*") || filters.includes(type);
+/** Sends one leased delivery and records the outcome; never throws. */
+export async function sendLeased(row: TRow): Promise<void> {
+  await attempt(row).catch((err) => logger.error("webhook.attempt_crashed", { delivery_id: row.id, error: String(err) }));
 }
 
 export function nextDelaySeconds(attemptsMade: number, schedule = env().CAPSTAN_WEBHOOK_SCHEDULE, random = Math.random): number | null {
@@ -60,31 +97,14 @@ export function nextDelaySeconds(attemptsMade: number, schedule = env().CAPSTAN_
   return base * (0.8 + 0.4 * random());
 }
 
-/** Leases and sends due deliveries; returns how many were attempted. */
+/** Leases and sends one batch of due deliveries, waiting for all of them; returns how many were attempted. */
 export async function deliverDue(): Promise<number> {
-  // The lease outlives the request timeout, so only a dead worker loses it.
-  const leaseMs = env().CAPSTAN_WEBHOOK_TIMEOUT_MS * 2 + 1000;
-  const leased = await db().$queryRaw<{ id: string }[]>`
-    UPDATE webhook_deliveries
-       SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}::double precision),
-           attempt_count = attempt_count + 1, updated_at = now()
-     WHERE id IN (
-       SELECT id FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY next_attempt_at
-        LIMIT ${DELIVER_BATCH}
-        FOR UPDATE SKIP LOCKED)
-    RETURNING id`;
-  if (!leased.length) return 0;
-  const rows = await db().webhookDelivery.findMany({
-    where: { id: { in: leased.map((r) => r.id) } },
-    include: { event: true, subscription: { omit: { secretSealed: false, previousSecretSealed: false } } },
-  });
-  await Promise.all(rows.map((row) => attempt(row).catch((err) => logger.error("webhook.attempt_crashed", { delivery_id: row.id, error: String(err) }))));
+  const rows = await loadLeased(await claimDeliveries(DELIVER_BATCH));
+  await Promise.all(rows.map(sendLeased));
   return rows.length;
 }
 
-type TRow = WebhookDelivery & {
+export type TRow = WebhookDelivery & {
   event: Parameters<typeof toCloudEvent>[0];
   subscription: { id: string; url: string; secretSealed: string; status: string; previousSecretSealed: string | null; previousSecretExpiresAt: Date | null };
 };
@@ -132,17 +152,38 @@ function signingSecrets(sub: TRow["subscription"], now = Date.now()): string[] {
   return secrets;
 }
 
+type TDelivered = { id: string; attempt: number; statusCode: number | null; durationMs: number };
+
+/**
+ * Successes are the common outcome: they are group-committed, one statement
+ * per batch (the attempt rows and the deliveries' new state), so a busy
+ * endpoint costs one commit per batch instead of one per delivery.
+ */
+const deliveredCommit = new GroupCommit<TDelivered, void>(async (batch) => {
+  const values = Prisma.join(batch.map((d) => Prisma.sql`(${d.id}, ${newId("wat")}, ${d.attempt}::int, ${d.statusCode}::int, ${d.durationMs}::int)`));
+  await db().$executeRaw`
+    WITH v(delivery_id, attempt_id, attempt, status_code, duration_ms) AS (VALUES ${values}),
+    a AS (
+      INSERT INTO webhook_attempts (id, delivery_id, attempt, status_code, error, duration_ms)
+      SELECT attempt_id, delivery_id, attempt, status_code, NULL, duration_ms FROM v)
+    UPDATE webhook_deliveries w
+       SET status = 'delivered', delivered_at = now(), last_status_code = v.status_code, last_error = NULL,
+           locked_until = NULL, updated_at = now()
+      FROM v WHERE w.id = v.delivery_id`;
+  return batch.map(() => undefined);
+}, 200);
+
 async function recordOutcome(row: TRow, statusCode: number | null, error: string | null, durationMs: number): Promise<void> {
+  if (!error) {
+    await deliveredCommit.add({ id: row.id, attempt: row.attemptCount, statusCode, durationMs });
+    return;
+  }
   const now = new Date();
   await db().$transaction(async (tx) => {
     await tx.webhookAttempt.create({
       data: { id: newId("wat"), deliveryId: row.id, attempt: row.attemptCount, statusCode, error, durationMs },
     });
     const base = { lastStatusCode: statusCode, lastError: error, lockedUntil: null, updatedAt: now };
-    if (!error) {
-      await tx.webhookDelivery.update({ where: { id: row.id }, data: { ...base, status: "delivered", deliveredAt: now } });
-      return;
-    }
     if (statusCode === 410) {
       await tx.eventSubscription.update({
         where: { id: row.subscriptionId },
