@@ -41,7 +41,7 @@ export const releasesRouter = router({
     .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/revisions/{rev}/versions", tags, summary: "The version a revision's passing evaluation cut (at most one)" } })
     .input(zListQuery.extend({ rev: zId("rev") }))
     .output(ZVersionList)
-    .query(({ ctx, input }) => versions.listVersions(ctx.workspace.workspaceId, { ...input, revision_id: input.rev })),
+    .query(({ ctx, input }) => versions.listRevisionVersions(ctx.workspace.workspaceId, input.rev, input)),
 
   versions: workspaceProcedure("viewer")
     .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/versions", tags, summary: "List versions" } })

@@ -4,6 +4,7 @@ import { notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
+import { getOwnedRevision } from "@/server/domain/source/revisions.service";
 import type { TVersion } from "./releases.contract";
 
 /**
@@ -67,6 +68,12 @@ export async function getVersion(workspaceId: string, id: string): Promise<TVers
   const v = await getOwnedVersion(workspaceId, id);
   if (!v) throw notFound(`Version ${id}`);
   return toVersion(v, await isQualified(v.revisionId));
+}
+
+/** The versions of one revision: 404 when the revision is not the workspace's (as for one that does not exist). */
+export async function listRevisionVersions(workspaceId: string, revisionId: string, q: TListQuery): Promise<TPage<TVersion>> {
+  await getOwnedRevision(workspaceId, revisionId);
+  return listVersions(workspaceId, { ...q, revision_id: revisionId });
 }
 
 export async function listVersions(workspaceId: string, q: TListQuery & { revision_id?: string; product_id?: string }): Promise<TPage<TVersion>> {
