@@ -80,7 +80,7 @@ describe("subscription tiers and subscriptions", () => {
     expect((await api("GET", `/v1/workspaces/${w}/plan`, { token: owner.token })).json.plan).toBe("free");
     await api("PUT", `/v1/workspaces/${w}/subscription`, { token: owner.token, body: { tier: team } });
     const wallet = (await api("GET", `/v1/workspaces/${w}/wallet`, { token: owner.token })).json;
-    expect(wallet.balances).toEqual([{ currency: "USD", total_micros: 10_000_000, paid_micros: 0, granted_micros: 10_000_000, total_minor: 1000 }]);
+    expect(wallet.balances).toEqual([{ currency: "USD", total_micros: 10_000_000, paid_micros: 0, granted_micros: 10_000_000, total_minor: 1000, held_micros: 0, available_micros: 10_000_000 }]);
     expect(wallet.grants).toHaveLength(1);
     expect(wallet.grants[0]).toMatchObject({ priority: 50, expires_at: sub.json.current_period_end });
     const actions = (await db().auditRecord.findMany({ where: { workspaceId: w, action: { in: ["billing.subscription_changed", "plan.changed", "billing.granted"] } } })).map((a) => a.action);

@@ -157,7 +157,7 @@ describe("a Bridge ai.generate call is priced at settle time with the card in fo
     // The wallet debits each priced call once (usage entries sourced by the invocation), however often it is read.
     const w1 = await api("GET", `/v1/workspaces/${s.ws}/wallet`, { token: owner.token });
     const w2 = await api("GET", `/v1/workspaces/${s.ws}/wallet`, { token: owner.token });
-    expect(w1.json.balances).toEqual([{ currency: "USD", total_micros: -740, paid_micros: -740, granted_micros: 0, total_minor: 0 }]);
+    expect(w1.json.balances).toEqual([{ currency: "USD", total_micros: -740, paid_micros: -740, granted_micros: 0, total_minor: 0, held_micros: 0, available_micros: -740 }]);
     expect(w2.json.balances).toEqual(w1.json.balances);
     const usage = await api("GET", `/v1/workspaces/${s.ws}/wallet/transactions?kind=usage`, { token: owner.token });
     expect(usage.json.items.map((e: { source: { id: string } }) => e.source.id).sort()).toEqual(
@@ -181,7 +181,7 @@ describe("usage postings under concurrency", () => {
     expect(done.every((r) => r.status === 200)).toBe(true);
     expect(read.every((r) => r.status === 200)).toBe(true);
     const wallet = (await api("GET", `/v1/workspaces/${s.ws}/wallet`, { token: owner.token })).json;
-    expect(wallet.balances).toEqual([{ currency: "USD", total_micros: -20 * 580, paid_micros: -20 * 580, granted_micros: 0, total_minor: -1 }]);
+    expect(wallet.balances).toEqual([{ currency: "USD", total_micros: -20 * 580, paid_micros: -20 * 580, granted_micros: 0, total_minor: -1, held_micros: 0, available_micros: -20 * 580 }]);
     const usage = await db().walletEntry.findMany({ where: { workspaceId: s.ws, kind: "usage" } });
     expect(new Set(usage.map((e) => e.sourceId)).size).toBe(20);
     expect(usage).toHaveLength(20);
@@ -265,7 +265,7 @@ describe("grants", () => {
     expect(expiry.map((e) => [e.grantId, Number(e.amountMicros)])).toEqual([[next, -3_000_000]]);
 
     const wallet = (await api("GET", `/v1/workspaces/${w}/wallet`, { token: owner.token })).json;
-    expect(wallet.balances).toEqual([{ currency: "USD", total_micros: 9_500_000, paid_micros: 9_500_000, granted_micros: 0, total_minor: 950 }]);
+    expect(wallet.balances).toEqual([{ currency: "USD", total_micros: 9_500_000, paid_micros: 9_500_000, granted_micros: 0, total_minor: 950, held_micros: 0, available_micros: 9_500_000 }]);
     expect(wallet.grants).toEqual([]);
     expect(await ledgerSums(w)).toEqual({ USD: 9_500_000 });
     const audits = await db().auditRecord.count({ where: { workspaceId: w, action: "billing.granted" } });

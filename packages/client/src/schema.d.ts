@@ -3451,6 +3451,8 @@ export interface components {
                 paid_micros: number;
                 granted_micros: number;
                 total_minor: number;
+                held_micros: number;
+                available_micros: number;
             }[];
             grants: components["schemas"]["WalletGrant"][];
         };
@@ -3622,6 +3624,8 @@ export interface components {
             currency: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "SEK" | "NOK" | "DKK" | "PLN" | "JPY" | "KRW" | "BHD" | "KWD";
             monthly_price_minor: number;
             included_credit_minor: number;
+            /** @enum {string} */
+            billing_mode: "postpaid" | "prepaid";
             created_at: string;
             updated_at: string;
         };
@@ -3632,6 +3636,7 @@ export interface components {
             plan: "free" | "team" | "enterprise";
             currency: ("USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "SEK" | "NOK" | "DKK" | "PLN" | "JPY" | "KRW" | "BHD" | "KWD") | null;
             monthly_price_minor: number | null;
+            billing_mode: ("postpaid" | "prepaid") | null;
             current_period_start: string | null;
             current_period_end: string | null;
             updated_at: string | null;
@@ -16831,6 +16836,11 @@ export interface operations {
                     monthly_price_minor: number;
                     /** @description Minor units (cents) */
                     included_credit_minor: number;
+                    /**
+                     * @default postpaid
+                     * @enum {string}
+                     */
+                    billing_mode?: "postpaid" | "prepaid";
                 };
             };
         };

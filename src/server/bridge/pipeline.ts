@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { priceAiCall } from "@/server/domain/billing/rate-cards.service";
 import { PLAN_ENTITLEMENTS } from "@/server/domain/usage/plan.service";
-import { reserveBudget, settleReservation, type TReservation } from "@/server/domain/usage/reservations.service";
+import { reserveUsage, settleReservation, type TReservation } from "@/server/domain/usage/reservations.service";
+import { aiHold, flatHold } from "@/server/domain/billing/prepaid.service";
 import type { TUsageCategory } from "@/server/domain/usage/usage.contract";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { permits } from "@/server/domain/service-identities/service-identities.contract";
@@ -119,12 +120,17 @@ export async function invoke(
       // ai.generate also reserves on a binding's token budget: the first candidate's, or with
       // `fallback: listed` the first candidate's whose budget still fits (a spent binding is skipped).
       const bindingIds = plan ? (plan.fallback === "listed" ? plan.bindings : plan.bindings.slice(0, 1)).map((b) => b.id) : [];
+      // A prepaid workspace also holds the call's maximum price from its wallet, in the same statement.
+      const prepaid = plan ? await aiHold(caller.workspaceId, plan.bindings, plan.reserveTokens, requestedAt) : { hold: await flatHold(caller.workspaceId) };
+      if ("refused" in prepaid) throw new Deny("usage_denied", prepaid.refused);
       // The reservation is the call's in-flight journal (committed before the provider call; see reservations.service.ts).
-      reservation = await reserveBudget(caller.workspaceId, category, reserveUnits, { bindingIds, invocationId: id });
-      if (plan && reservation?.bindingId) plan.startAt = plan.bindings.findIndex((b) => b.id === reservation!.bindingId);
-      if (!reservation) {
+      const reserved = await reserveUsage(caller.workspaceId, category, reserveUnits, { bindingIds, invocationId: id, hold: prepaid.hold });
+      if (!reserved.ok) {
+        if (reserved.why === "wallet") throw new Deny("usage_denied", "the prepaid wallet's available balance cannot cover this call; top up the wallet");
         throw new Deny("usage_denied", `the monthly ${category} budget or the binding's token budget is exhausted`, String(secondsToNextMonth()));
       }
+      reservation = reserved.reservation;
+      if (plan && reservation.bindingId) plan.startAt = plan.bindings.findIndex((b) => b.id === reservation!.bindingId);
     }
 
     const providerStart = performance.now();
@@ -168,7 +174,7 @@ export async function invoke(
   // Priced at settle time with the card version in force at the call's start (docs/decisions.md "Billing").
   const charge = outcome.kind === "completed" && priced
     ? await priceAiCall(priced.provider, priced.model, requestedAt, priced).catch(async (err: unknown) => {
-      if (settle) await settleReservation(settle.reservationId, settle.units, settle.usedBindingId).catch(() => undefined);
+      if (settle) await settleReservation(settle.reservationId, settle.units, settle.usedBindingId, null).catch(() => undefined);
       throw err;
     })
     : null;
@@ -189,7 +195,7 @@ export async function invoke(
     // Not recorded: the client gets a 5xx. The call is still charged what it used (best effort;
     // if this fails too, the reservation stays and the sweeper charges the reserved amount).
     if (settle) {
-      await settleReservation(settle.reservationId, settle.units, settle.usedBindingId)
+      await settleReservation(settle.reservationId, settle.units, settle.usedBindingId, charge?.micros ?? null)
         .catch((e: unknown) => logger.error("bridge.settle_failed", { reservation_id: settle.reservationId, error: String(e) }));
     }
     throw err;

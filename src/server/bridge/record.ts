@@ -171,11 +171,13 @@ function eventData(r: TRecord) {
  * batch held a reservation.
  */
 function settleCall(batch: TRecord[]): P.Sql | null {
-  const items = batch.flatMap((r) => (r.settle ? [r.settle] : []));
+  // The charge goes with the settlement: a prepaid call's wallet hold is released and its price debited there.
+  const items = batch.flatMap((r) => (r.settle ? [{ ...r.settle, charge: r.charge ? r.charge.micros.toString() : null }] : []));
   if (!items.length) return null;
   return P.sql`SELECT capstan_settle_batch(ARRAY[${P.join(items.map((x) => P.sql`${x.reservationId}::text`))}]::text[],
     ARRAY[${P.join(items.map((x) => P.sql`${x.units}::float8`))}]::float8[],
-    ARRAY[${P.join(items.map((x) => P.sql`${x.usedBindingId}::text`))}]::text[]) AS n`;
+    ARRAY[${P.join(items.map((x) => P.sql`${x.usedBindingId}::text`))}]::text[],
+    ARRAY[${P.join(items.map((x) => P.sql`${x.charge}::bigint`))}]::bigint[]) AS n`;
 }
 
 async function settleIn(tx: Prisma.TransactionClient, batch: TRecord[]): Promise<void> {

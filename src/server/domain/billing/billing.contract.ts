@@ -92,6 +92,10 @@ const ZBalance = z.object({
   granted_micros: z.number().int(),
   /** total in minor units, truncated toward zero. */
   total_minor: z.number().int(),
+  /** Held by prepaid calls in flight (released or charged when each settles). */
+  held_micros: z.number().int(),
+  /** total - held: what a prepaid call's hold is checked against. */
+  available_micros: z.number().int(),
 });
 
 export const ZWallet = z

@@ -40,6 +40,9 @@ export const ZBillingProfile = z
   .meta({ id: "BillingProfile" });
 export type TBillingProfile = z.infer<typeof ZBillingProfile>;
 
+export const BILLING_MODES = ["postpaid", "prepaid"] as const;
+export type TBillingMode = (typeof BILLING_MODES)[number];
+
 export const ZTierRequest = z
   .strictObject({
     name: zText(100),
@@ -49,13 +52,18 @@ export const ZTierRequest = z
     monthly_price_minor: zMinor,
     /** Credit granted at each subscription start (a grant expiring at the period's end). */
     included_credit_minor: zMinor,
+    /**
+     * postpaid (default): usage is debited after the fact and the balance may go below zero.
+     * prepaid: each call holds its maximum price from the wallet first and is refused (usage_denied) when the wallet cannot cover it.
+     */
+    billing_mode: z.enum(BILLING_MODES).default("postpaid"),
   })
   .meta({ id: "SubscriptionTierRequest" });
 
 export const ZTier = z
   .object({
     tier: z.string(), name: z.string(), plan: z.enum(PLANS), currency: zCurrency,
-    monthly_price_minor: z.number().int(), included_credit_minor: z.number().int(),
+    monthly_price_minor: z.number().int(), included_credit_minor: z.number().int(), billing_mode: z.enum(BILLING_MODES),
     created_at: z.string(), updated_at: z.string(),
   })
   .meta({ id: "SubscriptionTier" });
@@ -73,6 +81,8 @@ export const ZSubscription = z
     currency: zCurrency.nullable(),
     /** The price in force when the current period started. */
     monthly_price_minor: z.number().int().nullable(),
+    /** The tier's billing mode; null without a subscription (postpaid). */
+    billing_mode: z.enum(BILLING_MODES).nullable(),
     current_period_start: z.string().nullable(),
     current_period_end: z.string().nullable(),
     updated_at: z.string().nullable(),

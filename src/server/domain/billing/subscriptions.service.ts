@@ -8,7 +8,7 @@ import { AppError, notFound } from "@/server/platform/errors";
 import { PLATFORM_WORKSPACE_ID } from "@/server/platform/ids";
 import { iso, isoOrNull, utcMonth } from "@/server/platform/time";
 import { fromWire, toWire, type TCurrency } from "./money";
-import type { TBillingProfile, TBillingProfileRequest, TSubscription, TTier } from "./subscriptions.contract";
+import type { TBillingMode, TBillingProfile, TBillingProfileRequest, TSubscription, TTier } from "./subscriptions.contract";
 import { assertWorkspace, grantIn, inWallet } from "./wallet.service";
 
 /**
@@ -65,6 +65,7 @@ function toTier(t: SubscriptionTier): TTier {
   return {
     tier: t.tier, name: t.name, plan: t.plan as TPlanName, currency: t.currency as TCurrency,
     monthly_price_minor: toWire(t.monthlyPriceMinor), included_credit_minor: toWire(t.includedCreditMinor),
+    billing_mode: t.billingMode as TBillingMode,
     created_at: iso(t.createdAt), updated_at: iso(t.updatedAt),
   };
 }
@@ -86,36 +87,40 @@ export async function getTier(tier: string): Promise<TTier> {
  */
 export async function putTier(
   caller: TCaller, tier: string,
-  input: { name: string; plan: TPlanName; currency: TCurrency; monthly_price_minor: number; included_credit_minor: number },
+  input: { name: string; plan: TPlanName; currency: TCurrency; monthly_price_minor: number; included_credit_minor: number; billing_mode?: TBillingMode },
 ): Promise<TTier> {
   const data = {
     name: input.name, plan: input.plan, currency: input.currency, monthlyPriceMinor: fromWire(input.monthly_price_minor),
-    includedCreditMinor: fromWire(input.included_credit_minor), updatedBy: caller.userId,
+    includedCreditMinor: fromWire(input.included_credit_minor), billingMode: input.billing_mode ?? "postpaid", updatedBy: caller.userId,
   };
-  return db().$transaction(async (tx) => {
+  const result = await db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"tier:" + tier}, 0))`;
     const before = await tx.subscriptionTier.findUnique({ where: { tier } });
     const now = new Date();
     const row = await tx.subscriptionTier.upsert({ where: { tier }, create: { tier, ...data, createdAt: now, updatedAt: now }, update: { ...data, updatedAt: now } });
     const same = before && before.name === row.name && before.plan === row.plan && before.currency === row.currency
-      && before.monthlyPriceMinor === row.monthlyPriceMinor && before.includedCreditMinor === row.includedCreditMinor;
+      && before.monthlyPriceMinor === row.monthlyPriceMinor && before.includedCreditMinor === row.includedCreditMinor
+      && before.billingMode === row.billingMode;
     if (!same) {
       await writeAudit(tx, {
         workspaceId: PLATFORM_WORKSPACE_ID, actor: { kind: "user", id: caller.userId }, action: "billing.tier_changed",
         target: { kind: "subscription_tier", id: tier }, correlationId: caller.correlationId,
-        details: { before: before ? toTier(before) : null, after: { ...input } },
+        details: { before: before ? toTier(before) : null, after: { ...input, billing_mode: data.billingMode } },
       });
     }
-    return toTier(row);
+    return { tier: toTier(row), modeChanged: before?.billingMode !== row.billingMode || before?.currency !== row.currency };
   });
+  // Every workspace on this tier may switch between postpaid and prepaid: the Bridge's caches everywhere.
+  if (result.modeChanged) signalChange("plan", null);
+  return result.tier;
 }
 
 // ---------------------------------------------------------------- subscriptions
 
-function toSubscription(workspaceId: string, plan: TPlanName, s: Subscription | null): TSubscription {
+function toSubscription(workspaceId: string, plan: TPlanName, s: Subscription | null, mode: string | null = null): TSubscription {
   return {
     workspace_id: workspaceId, tier: s?.tier ?? null, plan, currency: (s?.currency ?? null) as TCurrency | null,
-    monthly_price_minor: s ? toWire(s.monthlyPriceMinor) : null,
+    monthly_price_minor: s ? toWire(s.monthlyPriceMinor) : null, billing_mode: s ? ((mode ?? "postpaid") as TBillingMode) : null,
     current_period_start: isoOrNull(s?.currentPeriodStart), current_period_end: isoOrNull(s?.currentPeriodEnd), updated_at: isoOrNull(s?.updatedAt),
   };
 }
@@ -123,7 +128,8 @@ function toSubscription(workspaceId: string, plan: TPlanName, s: Subscription | 
 export async function getSubscription(workspaceId: string): Promise<TSubscription> {
   await assertWorkspace(workspaceId);
   const [plan, sub] = await Promise.all([getPlan(workspaceId), db().subscription.findUnique({ where: { workspaceId } })]);
-  return toSubscription(workspaceId, plan.plan, sub);
+  const tier = sub ? await db().subscriptionTier.findUnique({ where: { tier: sub.tier }, select: { billingMode: true } }) : null;
+  return toSubscription(workspaceId, plan.plan, sub, tier?.billingMode ?? null);
 }
 
 /** The same day next month (UTC), clamped to the month's last day. */
@@ -148,7 +154,7 @@ export async function setSubscription(caller: TCaller, workspaceId: string, tier
     const before = await tx.subscription.findUnique({ where: { workspaceId } });
     if (before?.tier === tier) {
       const plan = await tx.plan.findUnique({ where: { workspaceId } });
-      return toSubscription(workspaceId, (plan?.plan ?? "free") as TPlanName, before);
+      return toSubscription(workspaceId, (plan?.plan ?? "free") as TPlanName, before, t.billingMode);
     }
     changed = true;
     const now = new Date();
@@ -168,7 +174,7 @@ export async function setSubscription(caller: TCaller, workspaceId: string, tier
       correlationId: caller.correlationId,
       details: { from: before?.tier ?? null, to: tier, via, plan: t.plan, monthly_price_minor: toWire(t.monthlyPriceMinor), currency: t.currency, included_credit_grant_id: grantId },
     });
-    return toSubscription(workspaceId, plan.plan, row);
+    return toSubscription(workspaceId, plan.plan, row, t.billingMode);
   });
   if (changed) signalChange("plan", workspaceId);
   return result;

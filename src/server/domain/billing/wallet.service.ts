@@ -52,25 +52,11 @@ async function insertEntries(tx: TTx, workspaceId: string, currency: string, sou
 /**
  * Debits `amount` micros: unexpired grants first (highest priority, then
  * soonest expiry, then oldest), the rest from paid balance (which may go
- * below zero: postpaid usage owed). Call under lockWallet.
+ * below zero: postpaid usage owed). One implementation, in SQL
+ * (capstan_wallet_debit), shared with the prepaid settlement. Call under lockWallet.
  */
 export async function spend(tx: TTx, workspaceId: string, currency: TCurrency, amount: bigint, kind: TEntryKind, source: { kind: string; id: string }, now = new Date()): Promise<void> {
-  const balances = await bucketBalances(tx, workspaceId);
-  const grants = await tx.walletGrant.findMany({
-    where: { workspaceId, currency, expiresAt: { gt: now } }, orderBy: [{ priority: "desc" }, { expiresAt: "asc" }, { createdAt: "asc" }, { id: "asc" }],
-  });
-  let left = amount;
-  const lines: TLine[] = [];
-  for (const g of grants) {
-    if (left <= ZERO) break;
-    const remaining = balances.get(`${currency}:${g.id}`) ?? ZERO;
-    if (remaining <= ZERO) continue;
-    const take = remaining < left ? remaining : left;
-    lines.push({ kind, amount: -take, grantId: g.id });
-    left -= take;
-  }
-  if (left > ZERO || !lines.length) lines.push({ kind, amount: -left, grantId: null });
-  await insertEntries(tx, workspaceId, currency, source, lines, now);
+  await tx.$executeRaw`SELECT capstan_wallet_debit(${workspaceId}, ${currency}, ${amount}::bigint, ${kind}, ${source.kind}, ${source.id}, ${now}::timestamptz)`;
 }
 
 /**
@@ -79,16 +65,7 @@ export async function spend(tx: TTx, workspaceId: string, currency: TCurrency, a
  * yet on the ledger are debited (`usage`, sourced by the invocation).
  */
 export async function postDue(tx: TTx, workspaceId: string, now = new Date()): Promise<void> {
-  const expired = await tx.$queryRaw<{ id: string; currency: string; remaining: bigint }[]>`
-    SELECT g.id, g.currency, coalesce(sum(e.amount_micros), 0)::bigint AS remaining
-      FROM wallet_grants g LEFT JOIN wallet_entries e ON e.workspace_id = g.workspace_id AND e.grant_id = g.id
-     WHERE g.workspace_id = ${workspaceId} AND g.expires_at <= ${now}
-       AND NOT EXISTS (SELECT 1 FROM wallet_entries x WHERE x.source_kind = 'grant_expiry' AND x.source_id = g.id)
-     GROUP BY g.id, g.currency`;
-  for (const g of expired) {
-    if (BigInt(g.remaining) <= ZERO) continue;
-    await insertEntries(tx, workspaceId, g.currency, { kind: "grant_expiry", id: g.id }, [{ kind: "expiry", amount: -BigInt(g.remaining), grantId: g.id }], now);
-  }
+  await tx.$queryRaw`SELECT capstan_wallet_expire(${workspaceId}, ${now}::timestamptz) AS n`;
   const priced = await tx.$queryRaw<{ id: string; charge_micros: bigint; charge_currency: string }[]>`
     SELECT ci.id, ci.charge_micros, ci.charge_currency FROM capability_invocations ci
      WHERE ci.workspace_id = ${workspaceId} AND ci.charge_micros > 0
@@ -123,6 +100,7 @@ export async function getWallet(workspaceId: string): Promise<TWallet> {
     const grants = await tx.walletGrant.findMany({
       where: { workspaceId, expiresAt: { gt: now } }, orderBy: [{ priority: "desc" }, { expiresAt: "asc" }, { createdAt: "asc" }, { id: "asc" }],
     });
+    const held = new Map((await tx.walletBalance.findMany({ where: { workspaceId } })).map((b) => [b.currency, b.heldMicros]));
     const byCurrency = new Map<TCurrency, { paid: bigint; granted: bigint }>();
     for (const [key, total] of buckets) {
       const [cur, bucket] = key.split(":") as [TCurrency, string];
@@ -136,6 +114,7 @@ export async function getWallet(workspaceId: string): Promise<TWallet> {
       balances: [...byCurrency].sort(([a], [b]) => (a < b ? -1 : 1)).map(([cur, b]) => ({
         currency: cur, total_micros: toWire(b.paid + b.granted), paid_micros: toWire(b.paid), granted_micros: toWire(b.granted),
         total_minor: toWire(microsToMinorTrunc(b.paid + b.granted, cur)),
+        held_micros: toWire(held.get(cur) ?? ZERO), available_micros: toWire(b.paid + b.granted - (held.get(cur) ?? ZERO)),
       })),
       grants: grants
         .map((g) => toGrant(g, buckets.get(`${g.currency}:${g.id}`) ?? ZERO, now))

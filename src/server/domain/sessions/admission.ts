@@ -5,7 +5,8 @@ import { db } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { resetLocalLimits, takeShared } from "@/server/platform/shared-rate-limit";
 import { PLAN_ENTITLEMENTS } from "@/server/domain/usage/plan.service";
-import { reserveBudget, type TReservation } from "@/server/domain/usage/reservations.service";
+import { reserveUsage, type TReservation } from "@/server/domain/usage/reservations.service";
+import { flatHold } from "@/server/domain/billing/prepaid.service";
 import type { TRole } from "@/server/domain/identity/access.service";
 import { CHECK_NAMES, type TAdmission, type TAdmissionReason } from "./sessions.contract";
 
@@ -104,9 +105,11 @@ async function usage(i: TAdmissionInput, holder: { reservation: TReservation | n
   // Per process, or shared by every replica through Redis (CAPSTAN_REDIS_URL).
   const wait = await takeShared("session", i.session.id, { rate: e.CAPSTAN_SESSION_RATE_PER_SEC, burst: e.CAPSTAN_SESSION_BURST });
   if (wait > 0) return { reason: "rate_limited", message: `Too many invocations in this session; retry in ${wait} s.` };
-  const reservation = await reserveBudget(i.session.workspaceId, "runtime", e.CAPSTAN_INVOCATION_TIMEOUT_MS);
-  if (!reservation) return { reason: "usage_denied", message: "This month's runtime budget cannot cover another invocation; raise the runtime budget or wait for next month." };
-  holder.reservation = reservation;
+  // A prepaid workspace is admitted only while its wallet is above zero (held in the reservation's statement).
+  const reserved = await reserveUsage(i.session.workspaceId, "runtime", e.CAPSTAN_INVOCATION_TIMEOUT_MS, { hold: await flatHold(i.session.workspaceId) });
+  if (!reserved.ok && reserved.why === "wallet") return { reason: "usage_denied", message: "The workspace's prepaid wallet is empty; top up the wallet." };
+  if (!reserved.ok) return { reason: "usage_denied", message: "This month's runtime budget cannot cover another invocation; raise the runtime budget or wait for next month." };
+  holder.reservation = reserved.reservation;
   return null;
 }
 

@@ -33,6 +33,9 @@ async function ensureBudgetRow(workspaceId: string, month: string): Promise<void
 }
 
 export type TReservation = { id: string; budgetId: string; units: number; bindingId: string | null };
+/** A prepaid workspace's wallet hold, taken in the reservation's own statement (docs/decisions.md "Billing: prepaid"). */
+export type THold = { currency: string; micros: bigint };
+export type TReserveResult = { ok: true; reservation: TReservation } | { ok: false; why: "budget" | "wallet" };
 
 /**
  * Reserves `units` of this month's category budget and, when `bindingIds` are
@@ -49,32 +52,50 @@ export async function reserveBudget(
   workspaceId: string,
   category: TUsageCategory,
   units: number,
-  opts: { bindingIds?: string[]; invocationId?: string } = {},
+  opts: { bindingIds?: string[]; invocationId?: string; hold?: THold | null } = {},
 ): Promise<TReservation | null> {
+  const r = await reserveUsage(workspaceId, category, units, opts);
+  return r.ok ? r.reservation : null;
+}
+
+/**
+ * reserveBudget that says why it refused: the month/binding budget, or (with
+ * `hold`, a prepaid workspace) the wallet, whose available balance (balance
+ * minus holds in flight) must cover the hold and be above zero. The hold is
+ * taken in the same statement as the budget reservation, or nothing is.
+ */
+export async function reserveUsage(
+  workspaceId: string,
+  category: TUsageCategory,
+  units: number,
+  opts: { bindingIds?: string[]; invocationId?: string; hold?: THold | null } = {},
+): Promise<TReserveResult> {
   const month = utcMonth();
   await ensureBudgetRow(workspaceId, month);
   const item: TReserveItem = {
     id: newId("rsv"), budgetId: budgetId(workspaceId, category, month), units, bindingIds: opts.bindingIds ?? [],
-    expiresAt: new Date(Date.now() + RESERVATION_TTL_MS), invocationId: opts.invocationId ?? "",
+    expiresAt: new Date(Date.now() + RESERVATION_TTL_MS), invocationId: opts.invocationId ?? "", hold: opts.hold ?? null,
   };
   const binding = await reserveQueue.add(item);
-  if (binding === null) return null;
-  return { id: item.id, budgetId: item.budgetId, units, bindingId: binding || null };
+  if (binding === null) return { ok: false, why: "budget" };
+  if (binding === "!wallet") return { ok: false, why: "wallet" };
+  return { ok: true, reservation: { id: item.id, budgetId: item.budgetId, units, bindingId: binding || null } };
 }
 
 /**
  * Moves a reservation to actual usage (0 releases it), on the month budget and
  * on the binding it held (the usage is charged to `usedBindingId` when a
- * fallback served the call). A reservation already swept is a no-op. One
+ * fallback served the call). A reservation already swept is a no-op. A
+ * wallet hold is released and `chargeMicros` (the call's price) debited. One
  * statement (capstan_settle), locking in the same order as the reservation;
  * group-committed like reservations.
  */
-export async function settleReservation(reservationId: string, actualUnits: number, usedBindingId?: string | null): Promise<void> {
-  await settleQueue.add({ id: reservationId, actual: actualUnits, usedBindingId: usedBindingId ?? null });
+export async function settleReservation(reservationId: string, actualUnits: number, usedBindingId?: string | null, chargeMicros?: bigint | null): Promise<void> {
+  await settleQueue.add({ id: reservationId, actual: actualUnits, usedBindingId: usedBindingId ?? null, charge: chargeMicros ?? null });
 }
 
-type TReserveItem = { id: string; budgetId: string; units: number; bindingIds: string[]; expiresAt: Date; invocationId: string };
-type TSettleItem = { id: string; actual: number; usedBindingId: string | null };
+type TReserveItem = { id: string; budgetId: string; units: number; bindingIds: string[]; expiresAt: Date; invocationId: string; hold: THold | null };
+type TSettleItem = { id: string; actual: number; usedBindingId: string | null; charge: bigint | null };
 
 const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) => {
   // Sorted by budget id: every batch locks budget rows in one global order.
@@ -82,9 +103,9 @@ const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) 
   const sorted = order.map((i) => items[i]!);
   const expires = sorted.reduce((max, r) => (r.expiresAt > max ? r.expiresAt : max), sorted[0]!.expiresAt);
   const rows = await rawQuery<{ r: (string | null)[] }>(
-    "SELECT capstan_reserve_batch($1::text[], $2::text[], $3::float8[], $4::text[], $5::timestamptz, $6::text, $7::text[]) AS r",
+    "SELECT capstan_reserve_batch($1::text[], $2::text[], $3::float8[], $4::text[], $5::timestamptz, $6::text, $7::text[], $8::text[], $9::bigint[]) AS r",
     [sorted.map((r) => r.id), sorted.map((r) => r.budgetId), sorted.map((r) => r.units), sorted.map((r) => r.bindingIds.join(",")), expires,
-      await instanceId(), sorted.map((r) => r.invocationId)],
+      await instanceId(), sorted.map((r) => r.invocationId), sorted.map((r) => r.hold?.currency ?? ""), sorted.map((r) => (r.hold ? r.hold.micros.toString() : "0"))],
   );
   const out = new Array<string | null>(items.length);
   order.forEach((orig, k) => (out[orig] = rows[0]!.r[k] ?? null));
@@ -92,8 +113,8 @@ const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) 
 });
 
 const settleQueue = new GroupCommit<TSettleItem, void>(async (items) => {
-  await rawQuery("SELECT capstan_settle_batch($1::text[], $2::float8[], $3::text[]) AS n", [
-    items.map((s) => s.id), items.map((s) => s.actual), items.map((s) => s.usedBindingId),
+  await rawQuery("SELECT capstan_settle_batch($1::text[], $2::float8[], $3::text[], $4::bigint[]) AS n", [
+    items.map((s) => s.id), items.map((s) => s.actual), items.map((s) => s.usedBindingId), items.map((s) => (s.charge === null ? null : s.charge.toString())),
   ]);
   return items.map(() => undefined);
 });
@@ -134,9 +155,10 @@ export async function recoverReservations(): Promise<number> {
 }
 
 async function chargeReserved(id: string, why: "expired" | "instance_gone"): Promise<boolean> {
+  // A held wallet amount is charged too (the call may have used it all).
   const rows = await db().$queryRaw<{ settled: boolean; units: number | null; invocation_id: string | null }[]>`
-    WITH r AS (SELECT units, invocation_id FROM budget_reservations WHERE id = ${id})
-    SELECT capstan_settle(${id}, coalesce((SELECT units FROM r), 0)::float8, NULL::text) AS settled,
+    WITH r AS (SELECT units, invocation_id, hold_micros FROM budget_reservations WHERE id = ${id})
+    SELECT capstan_settle(${id}, coalesce((SELECT units FROM r), 0)::float8, NULL::text, (SELECT hold_micros FROM r)) AS settled,
            (SELECT units FROM r) AS units, (SELECT invocation_id FROM r) AS invocation_id`;
   const row = rows[0];
   if (!row?.settled) return false;
