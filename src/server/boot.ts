@@ -2,22 +2,20 @@ import { dbKind, getDb } from "@/server/platform/db/client";
 import { startOperatorSocket } from "@/server/platform/operator-socket";
 import { describeKeys, rotateAndDescribe } from "@/server/platform/signing-keys-report";
 import { issueTokenForEmail } from "@/server/domain/identity/tokens.service";
-import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { ensureSigningKey } from "@/server/platform/jwt";
 import { logger } from "@/server/platform/logger";
 import { bootstrapPlatform } from "@/server/domain/identity/users.service";
-import { startWorkers } from "@/server/workers/run";
-import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
-import { runner } from "@/server/runtime";
+import { roles } from "@/server/platform/roles";
+import { startRoles } from "@/server/workers/roles";
 import { serveSurfaceNode } from "@/server/http/surface-node";
 import { recoverReservations } from "@/server/domain/usage/reservations.service";
 import { registerShutdown } from "@/server/shutdown";
 
 /**
  * Process start: open (and migrate) the database, make sure a signing key and
- * the platform workspace exist, then start background workers unless
- * CAPSTAN_WORKERS=0 (run them with `npm run worker` instead).
+ * the platform workspace exist, then start this process's other roles
+ * (CAPSTAN_ROLES; by default worker and runner too, unless CAPSTAN_WORKERS=0).
  */
 export async function boot(): Promise<void> {
   const started = Date.now();
@@ -41,11 +39,7 @@ export async function boot(): Promise<void> {
   }
   // The custom server (scripts/server.mjs) sends surface traffic here before Next.js routing.
   (globalThis as { __capstanSurfaceNode?: typeof serveSurfaceNode }).__capstanSurfaceNode = serveSurfaceNode;
-  if (env().CAPSTAN_WORKERS) {
-    logger.info("runtime.isolation", { ...(await runner().isolation()) });
-    // Adopt the apps that survived a restart and clear what no deployment owns, before serving.
-    await reconcileRunner().catch((err) => logger.error("runtime.reconcile_failed", { error: String(err) }));
-    startWorkers();
-  }
+  await startRoles(roles("server"));
+
   logger.info("boot.ready", { ms: Date.now() - started });
 }

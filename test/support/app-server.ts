@@ -5,7 +5,7 @@
  * Routes as the Next.js app does: POST /v1/capabilities/{capability}/{action}
  * to handleBridge, POST /v1/oauth/token to handleOAuthToken, GET /readyz, the three
  * /.well-known documents to their handlers, everything else under /v1 to the
- * REST boundary. Run with
+ * REST boundary; surface traffic goes through the custom server's fast path. Run with
  * `node --import tsx test/support/app-server.ts`; configuration comes
  * from the environment exactly as for the app (DATABASE_URL,
  * CAPSTAN_MASTER_KEY, CAPSTAN_DATA_DIR, CAPSTAN_PUBLIC_URL, ...); PORT picks
@@ -19,6 +19,7 @@ import { handleOAuthToken } from "@/server/http/oauth-token-handler";
 import { handleRest } from "@/server/http/rest-handler";
 import { handleJwks, handleOAuthAuthorizationServer, handleOpenIdConfiguration } from "@/server/http/well-known";
 import { readiness } from "@/server/http/readiness";
+import { serveSurfaceNode } from "@/server/http/surface-node";
 import { recoverReservations } from "@/server/domain/usage/reservations.service";
 import { beginStop, finishStop } from "@/server/shutdown";
 import { installGracefulStop } from "../../scripts/graceful.mjs";
@@ -76,6 +77,11 @@ async function main(): Promise<void> {
   await recoverReservations();
   const origin = process.env.CAPSTAN_PUBLIC_URL ?? "http://localhost:3000";
   const server = http.createServer((req, res) => {
+    // Surface traffic (srf-* hosts, /s/<srf>/...) takes the production server's fast path (scripts/server.mjs).
+    if (serveSurfaceNode(req, res, () => void serve(req, res))) return;
+    void serve(req, res);
+  });
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
     void (async () => {
       try {
         await send(res, await route(toRequest(req, origin)));
@@ -84,7 +90,7 @@ async function main(): Promise<void> {
         res.end(String((err as Error)?.stack ?? err));
       }
     })();
-  });
+  };
   server.keepAliveTimeout = 1_000;
   const port = Number(process.env.PORT ?? "0");
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));

@@ -80,6 +80,20 @@ const ZEnv = z.object({
   CAPSTAN_RUNNER_STEP_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(600_000),
   CAPSTAN_RUNNER_LOG_MAX_BYTES: z.coerce.number().int().min(4_096).default(1024 * 1024),
   CAPSTAN_RUNNER_RECONCILE_MS: z.coerce.number().int().min(100).default(5_000),
+  /** Roles of this process (web, worker, runner); unset: all three, or `web` with CAPSTAN_WORKERS=0 (`npm run worker`: worker,runner). */
+  CAPSTAN_ROLES: z
+    .string()
+    .regex(/^\s*(web|worker|runner)(\s*,\s*(web|worker|runner))*\s*$/, "a comma-separated list of web, worker, runner")
+    .optional(),
+  /** The runner's gateway (surface traffic and runner operations from other replicas): host:port to listen on. */
+  CAPSTAN_RUNNER_LISTEN: z.string().regex(/^[^\s:]+:\d{1,5}$/, "host:port").default("127.0.0.1:0"),
+  /** The URL other replicas reach the gateway at (default: http://<listen address>). */
+  CAPSTAN_RUNNER_ENDPOINT: z.string().url().optional(),
+  /** Deployments (applying or active) one runner host takes at most. */
+  CAPSTAN_RUNNER_CAPACITY: z.coerce.number().int().min(0).default(50),
+  CAPSTAN_RUNNER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
+  /** A runner host whose lease is not renewed within this is lost: its deployments fail (runner_host_lost). */
+  CAPSTAN_RUNNER_LEASE_MS: z.coerce.number().int().min(300).default(20_000),
   CAPSTAN_ALLOW_UNENFORCED_PRODUCTION: ZBool.default(false),
   CAPSTAN_SURFACE_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/).default("localhost"),
   CAPSTAN_SURFACE_TTL_PREVIEW_SECONDS: z.coerce.number().int().min(1).default(7 * 86_400),

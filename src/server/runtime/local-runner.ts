@@ -207,6 +207,10 @@ export class LocalRunner implements Runner {
     return { ok: true, state, health: healthRecord, endpoint: { address: `unix:${ingressSocket}` }, evidence, findings };
   }
 
+  ingressSocketOf(deploymentId: string): string {
+    return path.join(this.dirOf(deploymentId), "run", "ingress.sock");
+  }
+
   async isRunning(state: TRuntimeState): Promise<boolean> {
     return isAlive(state.pid, state.start_time);
   }

@@ -57,6 +57,8 @@ export interface Runner {
   readonly hostId: string;
   isolation(): Promise<TIsolationReport>;
   deploy(spec: TDeploySpec): Promise<TDeployOutcome>;
+  /** The Unix socket a deployment's app answers HTTP on (on this host). */
+  ingressSocketOf(deploymentId: string): string;
   /** Is the process of this state still the one we started? */
   isRunning(state: TRuntimeState): Promise<boolean>;
   /** Re-attaches host-side pieces (the Bridge socket) to a process started by an earlier Capstan process. */

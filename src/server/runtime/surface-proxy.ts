@@ -16,8 +16,21 @@ const HOP_BY_HOP = new Set([
 /** next-auth's cookies, with their __Secure- / __Host- variants. */
 const CAPSTAN_COOKIE = /^(__Secure-|__Host-)?next-auth\./;
 
+/**
+ * Where the app is reached: its ingress socket when it runs on this host, or
+ * the runner gateway of the host it runs on (runner-gateway.ts), which pipes
+ * the request to that socket unchanged.
+ */
+export type TUpstream =
+  | { socketPath: string }
+  | { origin: string; deploymentId: string; key: string };
+
+/** The gateway's own headers: set by Capstan only, removed by the gateway before the app. */
+export const GATEWAY_KEY_HEADER = "x-capstan-runner-key";
+export const GATEWAY_DEPLOYMENT_HEADER = "x-capstan-deployment";
+
 export type TProxyTarget = {
-  socketPath: string;
+  upstream: TUpstream;
   /** Path prefix the app is mounted under on this route ("" on the host route). */
   prefix: string;
   /** Path routes share the console's origin: their documents are sandboxed (see docs/decisions.md). */
@@ -30,16 +43,21 @@ export type TProxyLimits = { maxBodyBytes: number; timeoutMs: number };
 const g = globalThis as unknown as { __capstanSurfacePools?: Map<string, Pool> };
 const pools = (g.__capstanSurfacePools ??= new Map<string, Pool>());
 
-function poolFor(socketPath: string, timeoutMs: number): Pool {
-  let p = pools.get(socketPath);
+function poolFor(upstream: TUpstream, timeoutMs: number): Pool {
+  const key = "socketPath" in upstream ? upstream.socketPath : upstream.origin;
+  let p = pools.get(key);
   if (!p) {
-    p = new Pool("http://localhost", {
-      socketPath, connections: 64, pipelining: 1, keepAliveTimeout: 4_000,
-      headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: 5_000,
-    });
-    pools.set(socketPath, p);
+    const opts = { connections: 64, pipelining: 1, keepAliveTimeout: 4_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: 5_000 };
+    p = "socketPath" in upstream ? new Pool("http://localhost", { ...opts, socketPath: upstream.socketPath }) : new Pool(upstream.origin, opts);
+    pools.set(key, p);
   }
   return p;
+}
+
+/** Through a runner gateway, the request names its deployment and carries the gateway key. */
+function gatewayHeaders(upstream: TUpstream, headers: Record<string, string>): Record<string, string> {
+  if ("socketPath" in upstream) return headers;
+  return { ...headers, [GATEWAY_KEY_HEADER]: upstream.key, [GATEWAY_DEPLOYMENT_HEADER]: upstream.deploymentId };
 }
 
 /** Closes the pool of a socket that is gone (the deployment stopped). */
@@ -71,7 +89,7 @@ export function upstreamHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [key, value] of entries) {
-    if (HOP_BY_HOP.has(key) || key === "authorization" || key.startsWith("x-forwarded-")) continue;
+    if (HOP_BY_HOP.has(key) || key === "authorization" || key.startsWith("x-forwarded-") || key === GATEWAY_KEY_HEADER || key === GATEWAY_DEPLOYMENT_HEADER) continue;
     if (key === "cookie") {
       const kept = stripCapstanCookies(value);
       if (kept) headers.cookie = kept;
@@ -126,7 +144,7 @@ export async function forward(req: Request, upstreamPath: string, target: TProxy
 
   let res: Awaited<ReturnType<Pool["request"]>>;
   try {
-    res = await poolFor(target.socketPath, limits.timeoutMs).request({ path: upstreamPath, method: method as "GET", headers, body: body as never });
+    res = await poolFor(target.upstream, limits.timeoutMs).request({ path: upstreamPath, method: method as "GET", headers: gatewayHeaders(target.upstream, headers), body: body as never });
   } catch (err) {
     if (err instanceof ProxyError) throw err;
     if ((err as { cause?: unknown }).cause instanceof ProxyError) throw (err as { cause: ProxyError }).cause;
@@ -176,13 +194,13 @@ export type TOnceResult =
  * (headers and body), reading at most `maxBodyBytes` of the answer. For
  * managed executions, which keep the whole response as evidence.
  */
-export async function requestOnce(socketPath: string, req: {
+export async function requestOnce(upstream: TUpstream, req: {
   method: string; path: string; headers: Record<string, string>; body: Buffer | null; timeoutMs: number; maxBodyBytes: number;
 }): Promise<TOnceResult> {
   const signal = AbortSignal.timeout(req.timeoutMs);
   try {
-    const res = await poolFor(socketPath, req.timeoutMs).request({
-      path: req.path, method: req.method as "GET", headers: { host: "localhost", ...req.headers }, body: req.body ?? undefined, signal,
+    const res = await poolFor(upstream, req.timeoutMs).request({
+      path: req.path, method: req.method as "GET", headers: gatewayHeaders(upstream, { host: "localhost", ...req.headers }), body: req.body ?? undefined, signal,
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -236,8 +254,8 @@ export function pipeNode(
         }
       })()
     : undefined;
-  poolFor(target.socketPath, limits.timeoutMs)
-    .request({ path: upstreamPath, method: method as "GET", headers, body: body as never })
+  poolFor(target.upstream, limits.timeoutMs)
+    .request({ path: upstreamPath, method: method as "GET", headers: gatewayHeaders(target.upstream, headers), body: body as never })
     .then((up) => {
       const out = downstreamHeaders(up.headers, target);
       res.writeHead(up.statusCode, out.flat());

@@ -1,15 +1,17 @@
-// `npm run worker`: background loops in their own process, for scale-out.
-// Run the server with CAPSTAN_WORKERS=0 when you run workers this way.
+// `npm run worker`: background loops in their own process, for scale-out, with
+// the runner role by default (CAPSTAN_ROLES=worker for a worker without hosted
+// apps). Run the server with CAPSTAN_ROLES=web (or CAPSTAN_WORKERS=0) then.
 import { getDb } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
 import { recoverReservations } from "@/server/domain/usage/reservations.service";
 import { beginStop, finishStop } from "@/server/shutdown";
-import { startWorkers } from "./run";
+import { roles } from "@/server/platform/roles";
+import { startRoles } from "./roles";
 
 await getDb();
 await recoverReservations().catch((err: unknown) => logger.error("worker.recovery_failed", { error: String(err) }));
-startWorkers(undefined, { keepAlive: true });
+await startRoles(roles("worker"), { keepAlive: true });
 logger.info("worker.process_started", { pid: process.pid });
 
 let stopping = false;

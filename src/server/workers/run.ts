@@ -17,13 +17,24 @@ import { measureManagedResources, processManagedResources } from "@/server/domai
 import { issueDueInvoices } from "@/server/domain/billing/invoices.service";
 import { pumpDeliveries } from "./delivery-pump";
 import { runningTicks, trackTick } from "./ticks";
+import { lapseRunnerHosts } from "@/server/domain/runners/lapse.service";
+import type { TRole } from "@/server/platform/roles";
 
 /**
  * `wakeOn`: change-signal topics (LISTEN/NOTIFY, ../platform/change-signals.ts) that run the loop at
  * once; `everyMs` is then only the fallback for a lost notification. `pump` is run instead of `run`
  * when set, with `again`, which asks for another run as soon as possible (work freed up).
  */
-type TLoop = { name: string; everyMs: number; run: () => Promise<unknown>; pump?: (again: () => void) => Promise<unknown>; wakeOn?: string[] };
+type TLoop = {
+  name: string; everyMs: number; run: () => Promise<unknown>; pump?: (again: () => void) => Promise<unknown>; wakeOn?: string[];
+  /** `runner` loops act on this host's processes (placement, reconciliation); `worker` loops on shared rows only. */
+  role?: "worker" | "runner";
+};
+
+/** The loops of a process with these roles (runner loops need the runner role, the rest the worker role). */
+export function loopsFor(roles: ReadonlySet<TRole>): TLoop[] {
+  return loops().filter((l) => roles.has(l.role ?? "worker"));
+}
 
 /**
  * Background loops. Each tick is independent; a tick never overlaps itself;
@@ -37,7 +48,7 @@ export function loops(): TLoop[] {
     { name: "outbox-dispatch", everyMs: poll, run: () => drainOutbox(), wakeOn: [OUTBOX_TOPIC] },
     { name: "webhook-delivery", everyMs: poll, run: () => pumpDeliveries(), pump: (again) => pumpDeliveries(again), wakeOn: [DELIVERIES_TOPIC] },
     { name: "source-freeze", everyMs: poll, run: processPendingFreezes },
-    { name: "deployments", everyMs: poll, run: processPlannedDeployments },
+    { name: "deployments", everyMs: poll, run: processPlannedDeployments, role: "runner" },
     { name: "deadlines", everyMs: poll, run: fireDueDeadlines },
     { name: "evaluations", everyMs: poll, run: () => processEvaluations() },
     { name: "release-windows", everyMs: poll, run: () => processReleaseWindows() },
@@ -45,7 +56,9 @@ export function loops(): TLoop[] {
     { name: "domain-verify-pruner", everyMs: 10 * 60_000, run: pruneVerifyRequests },
     { name: "managed-resources", everyMs: poll, run: () => processManagedResources() },
     { name: "managed-resource-sizes", everyMs: 60_000, run: () => measureManagedResources() },
-    { name: "runner-reconciler", everyMs: env().CAPSTAN_RUNNER_RECONCILE_MS, run: reconcileRunner },
+    { name: "runner-reconciler", everyMs: env().CAPSTAN_RUNNER_RECONCILE_MS, run: reconcileRunner, role: "runner" },
+    // Lost runner hosts: lease lapsed -> their deployments fail (runner_host_lost).
+    { name: "runner-leases", everyMs: env().CAPSTAN_RUNNER_HEARTBEAT_MS, run: () => lapseRunnerHosts() },
     { name: "binding-expiry", everyMs: 60_000, run: expireBindings },
     { name: "reservation-sweeper", everyMs: 30_000, run: sweepExpiredReservations },
     // Dispatched events, finished deliveries, expired idempotency records (docs/decisions.md "Workers that keep up").

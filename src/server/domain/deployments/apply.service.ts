@@ -13,26 +13,39 @@ import { forgetSurface } from "./surface-cache";
 import { serveSurface, surfaceTtlSeconds, surfaceUrls } from "./surfaces.service";
 import { createSurfaceRow, moveDeployment, movePipeline, moveSurface, type TMoveCtx } from "./transitions";
 import { isBlobStoreOutage } from "@/server/platform/blob-store";
+import { ensureRegistered, localHostId } from "@/server/domain/runners/runner-hosts.service";
 
 /**
- * The deploy worker: leases planned deployments (FOR UPDATE SKIP LOCKED),
- * hands each to the runner (unpack, install, build, start, health), then
- * gives the healthy deployment a surface: registers its expiry deadline,
- * probes it through the surface route and activates both in one
- * transaction that also supersedes the environment's previous active
- * deployment. A stop that lands meanwhile wins: the worker notices its move
- * is refused and releases what it started.
+ * The deploy worker (runner role): leases planned deployments (FOR UPDATE
+ * SKIP LOCKED) and places them on this host, which records itself on the
+ * deployment (runner_host). Placement is pull-based: a live host claims only
+ * while it is below its capacity and no live host with room is less loaded
+ * than it (docs/decisions.md "Roles and runner hosts"). Then each goes to the
+ * runner (unpack, install, build, start, health), and the healthy deployment
+ * gets a surface: registers its expiry deadline, probes it through the surface
+ * route and activates both in one transaction that also supersedes the
+ * environment's previous active deployment. A stop that lands meanwhile wins:
+ * the worker notices its move is refused and releases what it started.
  */
 const LEASE_SECONDS = 900;
 const system = { kind: "system" as const, id: null };
 
 export async function processPlannedDeployments(limit = 2): Promise<number> {
+  await ensureRegistered();
+  const me = localHostId();
   const claimed = await db().$queryRaw<{ id: string }[]>`
-    UPDATE deployments SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = attempts + 1, updated_at = now()
+    WITH load AS (
+      SELECT h.id, h.capacity, (SELECT count(*) FROM deployments d WHERE d.runner_host = h.id
+               AND (d.status IN ('applying', 'active') OR (d.status = 'planned' AND d.locked_until > now())))::int AS n
+        FROM runner_hosts h WHERE h.state = 'live' AND h.lease_expires_at > now()),
+    mine AS (SELECT n, capacity FROM load WHERE id = ${me})
+    UPDATE deployments SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = attempts + 1, runner_host = ${me}, updated_at = now()
      WHERE id IN (
        SELECT id FROM deployments
         WHERE status = 'planned' AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        ORDER BY created_at
+        LIMIT COALESCE((SELECT LEAST(${limit}, GREATEST(0, capacity - n)) FROM mine), 0) FOR UPDATE SKIP LOCKED)
+       AND (SELECT n FROM mine) <= (SELECT min(n) FROM load WHERE n < capacity)
     RETURNING id`;
   await Promise.all(claimed.map(({ id }) => applyDeployment(id).catch((err) => logger.error("deployment.apply_crashed", { deployment_id: id, error: String(err) }))));
   return claimed.length;

@@ -7,6 +7,7 @@ import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
 import { runner, type TIsolationReport } from "@/server/runtime";
+import { runnerFor } from "@/server/domain/runners/runner-hosts.service";
 import { getOwnedRevision } from "@/server/domain/source/revisions.service";
 import type { TDescriptor, TFinding } from "@/server/domain/source/source.types";
 import type { TDeployment, TEnvironmentType, TPipelineRun } from "./deployments.contract";
@@ -189,10 +190,11 @@ export async function deploymentLogs(workspaceId: string, id: string, tailBytes:
   const ev = dep.evidence as { build_log?: { sha256: string } | null; run_log?: { sha256: string } | null };
   const fromBlob = async (e: { sha256: string } | null | undefined) => (e ? (await blobStore().get(e.sha256))?.toString("utf8") ?? "" : "");
   const live = dep.status === "active" || dep.status === "applying";
-  const here = dep.runnerHost === runner().hostId;
+  // Live logs are on the deployment's runner host (this process's runner, or another host's gateway; best effort).
+  const host = live ? await runnerFor(dep.runnerHost) : null;
   // While it is built the build log grows in the deployment's directory; afterwards it is evidence.
-  const build = ev.build_log ? await fromBlob(ev.build_log) : live && here ? await runner().buildLog(id, tailBytes) : "";
+  const build = ev.build_log ? await fromBlob(ev.build_log) : host ? await host.buildLog(id, tailBytes).catch(() => "") : "";
   // A running app's log is read live; an ended one's tail was kept as evidence when it stopped.
-  const run = live && here ? await runner().runLog(id, tailBytes) : (await fromBlob(ev.run_log)).slice(-tailBytes);
+  const run = host ? await host.runLog(id, tailBytes).catch(() => "") : (await fromBlob(ev.run_log)).slice(-tailBytes);
   return { deployment_id: id, build_log: build, run_log: run, live };
 }

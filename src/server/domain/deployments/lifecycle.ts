@@ -7,6 +7,8 @@ import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
 import { runner, type TRuntimeState } from "@/server/runtime";
 import { dropPool } from "@/server/runtime/surface-proxy";
+import type { TRunnerOps } from "@/server/runtime/remote-runner";
+import { runnerFor } from "@/server/domain/runners/runner-hosts.service";
 import { PIPELINE, type TDeploymentEvent, type TPipelineStatus } from "./deployments.states";
 import { moveDeployment, movePipeline, moveSurface, type TMoveCtx } from "./transitions";
 import { forgetSurface } from "./surface-cache";
@@ -48,14 +50,21 @@ export async function retireInTx(
   return moved;
 }
 
-/** After the commit of a retirement: the process group, sockets and directory go. Never throws. */
-export async function release(dep: Pick<Deployment, "id" | "runtime" | "surfaceId">): Promise<void> {
+/**
+ * After the commit of a retirement: the process group, sockets and directory
+ * go, on the runner host the deployment was placed on (this process's runner,
+ * or the host's gateway; `runnerHost` undefined means this process's). Never
+ * throws: a host that cannot be reached removes it itself, its reconciler
+ * sweeps whatever no live deployment owns.
+ */
+export async function release(dep: Pick<Deployment, "id" | "runtime" | "surfaceId"> & { runnerHost?: string | null }): Promise<void> {
   const state = dep.runtime as TRuntimeState | null;
   try {
     if (dep.surfaceId) forgetSurface(dep.surfaceId);
-    await keepRunLog(dep.id);
+    const host = dep.runnerHost === undefined ? runner() : await runnerFor(dep.runnerHost);
+    await keepRunLog(dep.id, host);
     if (state) await dropPool(state.ingress_socket);
-    await runner().stop(dep.id, state);
+    await host.stop(dep.id, state);
   } catch (err) {
     // The reconciler retries what is left (it removes whatever no running deployment owns).
     logger.error("runtime.release_failed", { deployment_id: dep.id, error: String(err) });
@@ -78,8 +87,8 @@ export async function retire(
 
 /** The tail of an ending app's log becomes evidence before its directory goes. */
 const RUN_LOG_KEEP_BYTES = 256 * 1024;
-async function keepRunLog(id: string): Promise<void> {
-  const tail = await runner().runLog(id, RUN_LOG_KEEP_BYTES);
+async function keepRunLog(id: string, host: TRunnerOps): Promise<void> {
+  const tail = await host.runLog(id, RUN_LOG_KEEP_BYTES);
   if (!tail) return;
   const row = await db().deployment.findUnique({ where: { id }, select: { workspaceId: true, evidence: true } });
   if (!row) return;

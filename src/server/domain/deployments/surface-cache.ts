@@ -1,4 +1,5 @@
 import { onChange, signalChange } from "@/server/platform/change-signals";
+import type { TUpstream } from "@/server/runtime/surface-proxy";
 
 /**
  * The surface proxy's view of a surface, cached per process for at most
@@ -16,7 +17,10 @@ export type TSurfaceRoute = {
   status: string;
   reasonCode: string | null;
   expiresAt: Date;
-  socketPath: string | null;
+  /** The app's ingress socket on this host, or its runner host's gateway; null: no process (or its host is lost). */
+  upstream: TUpstream | null;
+  /** The process state was recorded (a null upstream then means the runner host is unreachable). */
+  started: boolean;
 };
 
 // On globalThis: a stop handled by the API's bundle must reach the surface route's cache at once.

@@ -6,7 +6,7 @@ import { idPattern, newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
-import type { TRuntimeState } from "@/server/runtime";
+import { upstreamFor } from "@/server/domain/runners/runner-hosts.service";
 import { forward, ProxyError, type TProxyLimits, type TProxyTarget } from "@/server/runtime/surface-proxy";
 import type { TEnvironmentType, TSurface } from "./deployments.contract";
 import { retireInTx, release } from "./lifecycle";
@@ -83,9 +83,9 @@ export async function getSurface(workspaceId: string, id: string): Promise<TSurf
 async function resolveRoute(id: string): Promise<TSurfaceRoute | null> {
   const hit = cachedSurface(id);
   if (hit !== undefined) return hit;
-  const s = await db().surface.findUnique({ where: { id }, include: { deployment: { select: { runtime: true } } } });
+  const s = await db().surface.findUnique({ where: { id }, include: { deployment: { select: { id: true, runtime: true, runnerHost: true } } } });
   const value = s
-    ? { id, status: s.status, reasonCode: s.reasonCode, expiresAt: s.expiresAt, socketPath: (s.deployment.runtime as TRuntimeState | null)?.ingress_socket ?? null }
+    ? { id, status: s.status, reasonCode: s.reasonCode, expiresAt: s.expiresAt, upstream: await upstreamFor(s.deployment), started: s.deployment.runtime !== null }
     : null;
   rememberSurface(id, value);
   return value;
@@ -133,10 +133,14 @@ export async function decideSurface(
   if (route.status !== "active" && !(opts.allowValidating && route.status === "validating")) {
     return refuse(req, 503, "This surface is starting", `Surface ${srfId} is ${route.status}; try again in a moment.`, "surface_not_active");
   }
-  if (!route.socketPath) return refuse(req, 502, "The app is not running", `Surface ${srfId} has no running process`, "deployment_not_running");
+  if (!route.upstream) {
+    return route.started
+      ? refuse(req, 502, "The app could not be reached", `The runner host of surface ${srfId} is not live`, "runner_host_unreachable")
+      : refuse(req, 502, "The app is not running", `Surface ${srfId} has no running process`, "deployment_not_running");
+  }
   const e = env();
   return {
-    target: { socketPath: route.socketPath, prefix: viaHost ? "" : `/s/${srfId}`, sandboxDocument: !viaHost },
+    target: { upstream: route.upstream, prefix: viaHost ? "" : `/s/${srfId}`, sandboxDocument: !viaHost },
     limits: { maxBodyBytes: e.CAPSTAN_SURFACE_MAX_BODY_BYTES, timeoutMs: e.CAPSTAN_SURFACE_TIMEOUT_MS },
   };
 }

@@ -3,7 +3,8 @@ import { db } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
-import { runner, type TRuntimeState } from "@/server/runtime";
+import type { TRuntimeState } from "@/server/runtime";
+import { runnerFor } from "@/server/domain/runners/runner-hosts.service";
 import { requestDeployment } from "@/server/domain/deployments/deployments.service";
 import { retire } from "@/server/domain/deployments/lifecycle";
 import { closeSession, openSession } from "@/server/domain/sessions/sessions.service";
@@ -133,8 +134,9 @@ async function check(e: Evaluation, run: TRun, dep: Deployment): Promise<void> {
   mark(run, "smoke", "passed", { invocation_ids: smoke.invocationIds });
 
   const state = dep.runtime as TRuntimeState | null;
-  const alive = state ? await runner().isRunning(state) : false;
-  const log = await runner().runLog(dep.id, LOG_BYTES);
+  const r = await runnerFor(dep.runnerHost);
+  const alive = state ? await r.isRunning(state) : false;
+  const log = await r.runLog(dep.id, LOG_BYTES);
   const crash = CRASH.exec(log);
   if (!alive || crash) {
     const f = !alive

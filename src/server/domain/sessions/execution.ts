@@ -5,7 +5,8 @@ import { db } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { signToken } from "@/server/platform/jwt";
-import { runner, type TRuntimeState } from "@/server/runtime";
+import type { TRuntimeState } from "@/server/runtime";
+import { runnerFor, upstreamFor } from "@/server/domain/runners/runner-hosts.service";
 import { requestOnce } from "@/server/runtime/surface-proxy";
 import { storeEvidence } from "@/server/domain/source/evidence.service";
 import type { TExecution, TInvocationInput } from "./sessions.contract";
@@ -69,11 +70,14 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
     audience: "runner", subject: executionId, jti: newId("tok"), ttlSeconds: Math.ceil(timeoutMs / 1000) + 60,
     claims: { ws: session.workspaceId, prod: session.productId, exe: executionId, inv: inv.id, dep: deployment.id, env: deployment.environmentType },
   });
-  const r = runner();
-  const logFrom = await r.logSize(deployment.id);
-  const before = await r.usage(state);
+  // The runner host the deployment was placed on: this process's runner, or another host's through its gateway.
+  const r = await runnerFor(deployment.runnerHost);
+  const upstream = await upstreamFor(deployment);
+  // Logs and usage are best effort (a remote host may not answer): the call itself decides the outcome.
+  const logFrom = await r.logSize(deployment.id).catch(() => 0);
+  const before = await r.usage(state).catch(() => null);
   const t0 = performance.now();
-  const answer = await requestOnce(state.ingress_socket, {
+  const answer = !upstream ? { ok: false as const, kind: "unreachable" as const, message: `The runner host ${deployment.runnerHost} is not live` } : await requestOnce(upstream, {
     method: input.method, path: input.path + (query ? `?${query}` : ""), timeoutMs, maxBodyBytes: MAX_RESPONSE_BYTES, body,
     headers: {
       "capstan-runner-token": token, "capstan-invocation-id": inv.id, "capstan-execution-id": executionId,
@@ -81,9 +85,9 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
     },
   });
   const durationMs = Math.round(performance.now() - t0);
-  const after = await r.usage(state);
+  const after = await r.usage(state).catch(() => null);
   const cpuMs = before && after ? Math.min(Math.max(0, after.cpuMs - before.cpuMs), durationMs * CORES) : null;
-  const logText = await r.logSince(deployment.id, logFrom, MAX_LOG_BYTES);
+  const logText = await r.logSince(deployment.id, logFrom, MAX_LOG_BYTES).catch(() => "");
   const finishedAt = new Date();
   let lost: string | null = null;
   const keep = async (bytes: Buffer, contentType: string) => {

@@ -1,0 +1,70 @@
+import type { Deployment } from "@/generated/prisma/client";
+import { db } from "@/server/platform/db/client";
+import { AppError } from "@/server/platform/errors";
+import { newId } from "@/server/platform/ids";
+import { logger } from "@/server/platform/logger";
+import { signalChange } from "@/server/platform/change-signals";
+import { retireInTx } from "@/server/domain/deployments/lifecycle";
+import { forgetSurface } from "@/server/domain/deployments/surface-cache";
+
+/**
+ * Lost runner hosts (a worker loop, safe in any number of processes): a live
+ * host whose lease has lapsed is marked `lost` by exactly one process (the
+ * UPDATE is the claim), then every applying or active deployment recorded on a
+ * lost host fails with reason_code `runner_host_lost` and a finding naming the
+ * host; its surface expires. The deployments are found by the host's state,
+ * not by the claim, so a process that dies between the two steps leaves the
+ * work to the next tick of any worker. Nothing is killed from here: the host
+ * is unreachable; if it comes back, its reconciler removes what no live
+ * deployment owns.
+ *
+ * Bound: a host that stops renewing is lost at most CAPSTAN_RUNNER_LEASE_MS
+ * after its last heartbeat, and its deployments fail on the next tick of this
+ * loop (every CAPSTAN_RUNNER_HEARTBEAT_MS): lease + heartbeat period + one tick.
+ */
+const system = { kind: "system" as const, id: null };
+export const HOST_LOST_REASON = "runner_host_lost";
+
+export type TLapseReport = { lost: string[]; failed: string[] };
+
+export async function lapseRunnerHosts(limit = 50): Promise<TLapseReport> {
+  const lost = await db().$queryRaw<{ id: string; last_heartbeat_at: Date }[]>`
+    UPDATE runner_hosts SET state = 'lost', lost_at = now(), updated_at = now()
+     WHERE state = 'live' AND lease_expires_at < now()
+    RETURNING id, last_heartbeat_at`;
+  for (const h of lost) {
+    logger.warn("runner.host_lost", { runner_host: h.id, last_heartbeat_at: h.last_heartbeat_at.toISOString() });
+    signalChange("runner-host", h.id);
+  }
+  const orphans = await db().$queryRaw<Deployment[]>`
+    SELECT d.id FROM deployments d JOIN runner_hosts h ON h.id = d.runner_host
+     WHERE h.state = 'lost' AND d.status IN ('applying', 'active')
+     ORDER BY d.created_at LIMIT ${limit}`;
+  const failed: string[] = [];
+  for (const { id } of orphans) {
+    try {
+      const moved = await db().$transaction(async (tx) => {
+        const dep = await tx.deployment.findUniqueOrThrow({ where: { id } });
+        const host = await tx.runnerHost.findUnique({ where: { id: dep.runnerHost ?? "" } });
+        // Re-checked inside the transaction: the host may have come back, or the deployment ended, meanwhile.
+        if (host?.state !== "lost" || (dep.status !== "applying" && dep.status !== "active")) return null;
+        const since = host.lastHeartbeatAt.toISOString();
+        return retireInTx({ tx, actor: system, correlationId: newId("evt") }, dep, dep.status === "active" ? "crash" : "fail", HOST_LOST_REASON, {
+          findings: [{
+            kind: "runtime", severity: "error", code: HOST_LOST_REASON,
+            message: `The runner host ${dep.runnerHost} stopped renewing its lease (last heartbeat ${since}); the deployment is lost with it. Deploy the revision again: it is placed on a live host.`,
+          }],
+        });
+      });
+      if (!moved) continue;
+      if (moved.surfaceId) forgetSurface(moved.surfaceId);
+      failed.push(id);
+    } catch (err) {
+      // Another worker retired it first (or a stop won): nothing left to do here.
+      if (err instanceof AppError && err.reason === "concurrent_change") continue;
+      throw err;
+    }
+  }
+  if (failed.length) logger.warn("runner.deployments_lost", { deployments: failed });
+  return { lost: lost.map((h) => h.id), failed };
+}
