@@ -39,6 +39,7 @@ export const PLATFORM_GLOBAL = {
   rateCardVersion: "the platform's price list",
   subscriptionTier: "the platform's tier catalogue",
   paymentEvent: "a payment gateway's event log, deduplicated by (gateway, event id) before the order's workspace is known",
+  runnerHost: "a host that runs hosted apps for every workspace (placement, leases)",
 } as const;
 
 /** The model whose row IS the workspace: scoped by its id. */
