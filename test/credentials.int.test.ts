@@ -42,6 +42,7 @@ const Credential = z.strictObject({
 const Binding = z.strictObject({
   id: zSpecId("bind"),
   workspace_id: zWorkspaceRef,
+  name: z.string().min(1),
   credential_id: zSpecId("cred"),
   capability: z.enum(["ai.generate", "storage.object", "data.kv", "email.send"]),
   provider: z.string(),
@@ -53,6 +54,7 @@ const Binding = z.strictObject({
   status: z.enum(["requested", "ready", "failed", "revoked", "expired"]),
   failure_reason: z.string().nullable(),
   created_by: zSpecId("usr"),
+  last_activity_at: zTimestamp.nullable(),
   created_at: zTimestamp,
   updated_at: zTimestamp,
 });

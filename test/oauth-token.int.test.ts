@@ -132,7 +132,7 @@ beforeAll(async () => {
   owner = await makeUser();
   ws = await makeWorkspace(owner.token);
   prod = newId("prod");
-  await db().product.create({ data: { id: prod, workspaceId: ws.id, inputRevisionId: newId("rev"), repoUrl: "https://example.com/s.git", ref: "main", createdBy: owner.userId } });
+  await db().product.create({ data: { id: prod, name: prod, workspaceId: ws.id, inputRevisionId: newId("rev"), repoUrl: "https://example.com/s.git", ref: "main", createdBy: owner.userId } });
   const si = await createIdentity({ name: "deployer", environment_type: "production" }, { "idempotency-key": "create-deployer" });
   client = { id: si.id, secret: si.client_secret };
   idp = await startIssuer();

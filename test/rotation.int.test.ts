@@ -99,7 +99,7 @@ async function tokenFor(clientId: string, secret: string) {
 async function makeProduct(workspaceId: string, userId: string): Promise<string> {
   const id = newId("prod");
   await db().product.create({
-    data: { id, workspaceId, inputRevisionId: newId("rev"), repoUrl: "https://example.com/shop.git", ref: "main", createdBy: userId },
+    data: { id, name: id, workspaceId, inputRevisionId: newId("rev"), repoUrl: "https://example.com/shop.git", ref: "main", createdBy: userId },
   });
   return id;
 }

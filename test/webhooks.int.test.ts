@@ -156,6 +156,7 @@ async function drainOutbox(): Promise<void> {
 const Subscription = z.strictObject({
   id: zSpecId("wb"),
   workspace_id: zSpecId("ws"),
+  name: z.string().min(1),
   url: z.string(),
   description: z.string().nullable(),
   event_types: z.array(z.string()).min(1),
@@ -163,6 +164,7 @@ const Subscription = z.strictObject({
   disabled_reason: z.string().nullable(),
   secret_rotated_at: zTimestamp.nullable(),
   previous_secret_expires_at: zTimestamp.nullable(),
+  last_activity_at: zTimestamp.nullable(),
   created_at: zTimestamp,
   updated_at: zTimestamp,
 });

@@ -48,7 +48,7 @@ test("console products: a repository on a host that is not allowed is rejected a
   await test.step("the product is listed; its page lists its one revision", async () => {
     const row = page.getByRole("row").filter({ hasText: REPO_URL });
     await expect(row).toContainText("main");
-    await row.getByRole("link", { name: /^prod_/ }).click();
+    await row.getByRole("link", { name: `capstan-e2e-${suffix}` }).click();
     await expect(page).toHaveURL(new RegExp(`/console/w/${ws}/products/prod_[0-9a-z]{26}$`));
     await expect(page.getByRole("heading", { level: 1, name: `capstan-e2e-${suffix}` })).toBeVisible();
     await expect(page.getByRole("row").filter({ hasText: /rev_/ })).toHaveCount(1);

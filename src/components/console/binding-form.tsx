@@ -172,6 +172,7 @@ export function CreateBindingForm({ ws }: { ws: string }) {
   const [models, setModels] = useState<TModel[]>(["text"]);
   const [apiStyle, setApiStyle] = useState<TApiStyle>("openai");
   const [secure, setSecure] = useState(false);
+  const [name, setName] = useState("");
 
   const create = useMutation(
     trpc.bindings.create.mutationOptions({
@@ -200,6 +201,7 @@ export function CreateBindingForm({ ws }: { ws: string }) {
       budget: { units: Number(units), unit: "tokens" },
       capability_scope: buildScope(cap, fields, models),
       provider_config: buildConfig(cap, fields, { apiStyle, secure }),
+      ...(name.trim() ? { name: name.trim() } : {}),
     });
   }
 
@@ -248,6 +250,18 @@ export function CreateBindingForm({ ws }: { ws: string }) {
                   ))}
                 </div>
               </fieldset>
+              <div className="space-y-1.5">
+                <Label htmlFor="bind-name">Name (optional)</Label>
+                <Input
+                  id="bind-name"
+                  maxLength={100}
+                  autoComplete="off"
+                  placeholder={`${cred.provider} ${cap}`}
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                />
+                <p className="text-xs text-slate-600">Unique among this workspace&apos;s bindings, ignoring case.</p>
+              </div>
               <div className="grid gap-3 sm:grid-cols-2">
                 <FieldInput id="bind-scope" field={{ key: "scope", label: "Scope (one per line, optional)", kind: "lines" }} value={scope} onChange={setScope} />
                 <div className="space-y-1.5">

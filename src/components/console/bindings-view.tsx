@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHead, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useTRPC } from "@/lib/trpc/client";
 import type { TBindingStatus } from "@/server/domain/credentials/bindings.contract";
 import type { TCapabilityId } from "@/server/domain/source/contract-rules";
@@ -17,7 +17,8 @@ import { CreateBindingForm } from "./binding-form";
 import { BudgetBar } from "./budget-bar";
 import { ConfirmDialog } from "./confirm-dialog";
 import { CAPABILITY_IDS } from "./credentials-view";
-import { formatDateTime } from "./format";
+import { RelativeTime } from "./relative-time";
+import { RenameButton } from "./rename-dialog";
 import { LoadMore } from "./load-more";
 import { AdminOnly } from "./admin-only";
 import { PageHeader } from "./page-header";
@@ -50,6 +51,7 @@ function BindingsTable({ ws }: { ws: string }) {
       },
     }),
   );
+  const rename = useMutation(trpc.bindings.rename.mutationOptions({ onSuccess: () => queryClient.invalidateQueries(trpc.bindings.pathFilter()) }));
   const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
@@ -89,30 +91,31 @@ function BindingsTable({ ws }: { ws: string }) {
               <TableCaption>Provider bindings of this workspace</TableCaption>
               <TableHeader>
                 <TableRow>
-                  <TableHead>Capability</TableHead>
+                  <TableHead>Binding</TableHead>
                   <TableHead>Status</TableHead>
                   <TableHead>Actions</TableHead>
                   <TableHead className="min-w-56">Budget</TableHead>
-                  <TableHead>Created</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Revoke</span>
-                  </TableHead>
+                  <TableHead>Last used</TableHead>
+                  <TableActionsHead label="Rename or revoke" />
                 </TableRow>
               </TableHeader>
               <TableBody>
                 {rows.map((b) => (
                   <TableRow key={b.id}>
                     <TableCell>
-                      <div className="font-medium">
-                        <code className="font-mono text-xs">{b.capability}</code> · {b.provider}
-                      </div>
-                      <div className="font-mono text-xs text-slate-500">{b.id}</div>
-                      <div className="font-mono text-xs text-slate-500">credential {b.credential_id}</div>
-                      {b.capability === "ai.generate" ? (
-                        <div className="text-xs text-slate-500">
-                          {b.provider_config?.api_style === "anthropic" ? "Anthropic Messages" : "OpenAI-compatible"} API
+                      <div>
+                        <div className="font-medium break-words">{b.name}</div>
+                        <div className="text-xs">
+                          <code className="font-mono">{b.capability}</code> · {b.provider}
                         </div>
-                      ) : null}
+                        <div className="font-mono text-xs text-slate-600">{b.id}</div>
+                        <div className="font-mono text-xs text-slate-600">credential {b.credential_id}</div>
+                        {b.capability === "ai.generate" ? (
+                          <div className="text-xs text-slate-600">
+                            {b.provider_config?.api_style === "anthropic" ? "Anthropic Messages" : "OpenAI-compatible"} API
+                          </div>
+                        ) : null}
+                      </div>
                     </TableCell>
                     <TableCell>
                       <Badge tone={STATUS_TONE[b.status]}>{b.status}</Badge>
@@ -128,8 +131,16 @@ function BindingsTable({ ws }: { ws: string }) {
                     <TableCell>
                       <BudgetBar label={`Binding ${b.id}`} used={b.budget.used_units} reserved={b.budget.reserved_units} limit={b.budget.units} />
                     </TableCell>
-                    <TableCell>{formatDateTime(b.created_at)}</TableCell>
-                    <TableCell className="text-right">
+                    <TableCell className="whitespace-nowrap">
+                      <RelativeTime iso={b.last_activity_at} />
+                    </TableCell>
+                    <TableCell sticky className="text-right">
+                      <div className="flex flex-wrap justify-end gap-2">
+                      <RenameButton
+                        what="binding"
+                        current={b.name}
+                        mutation={{ ...rename, mutate: (name, opts) => rename.mutate({ ws, bind: b.id, name }, opts) }}
+                      />
                       {b.status === "revoked" ? null : (
                         <Button
                           variant="danger"
@@ -139,9 +150,10 @@ function BindingsTable({ ws }: { ws: string }) {
                             setConfirm(b);
                           }}
                         >
-                          Revoke<span className="sr-only"> binding {b.id}</span>
+                          Revoke<span className="sr-only"> binding {b.name}</span>
                         </Button>
                       )}
+                      </div>
                     </TableCell>
                   </TableRow>
                 ))}

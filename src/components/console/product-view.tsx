@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefreshCw } from "lucide-react";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
@@ -19,8 +19,10 @@ import { LoadMore } from "./load-more";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
 import { ProductDeployments } from "./product-deployments";
-import { FreezeProgress, idLinkClass, repoName, stillFreezing } from "./products-view";
+import { FreezeProgress, idLinkClass, ProductStatusBadge, stillFreezing } from "./products-view";
 import { QueryStates } from "./query-states";
+import { RelativeTime } from "./relative-time";
+import { RenameButton } from "./rename-dialog";
 
 type TDescriptorStatus = TRevision["descriptor_status"];
 
@@ -159,6 +161,15 @@ export function ProductView({ ws, prod }: { ws: string; prod: string }) {
   const trpc = useTRPC();
   const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
   const product = useQuery(trpc.source.getProduct.queryOptions({ ws, prod }));
+  const queryClient = useQueryClient();
+  const rename = useMutation(
+    trpc.source.renameProduct.mutationOptions({
+      onSuccess: (data) => {
+        queryClient.setQueryData(trpc.source.getProduct.queryKey({ ws, prod }), data);
+        void queryClient.invalidateQueries(trpc.source.listProducts.pathFilter());
+      },
+    }),
+  );
   const role = workspace.data?.role;
   const canFreeze = role === undefined || hasRole(role, "developer");
 
@@ -176,16 +187,27 @@ export function ProductView({ ws, prod }: { ws: string; prod: string }) {
   return (
     <>
       <PageHeader
-        title={repoName(p.repo_url)}
+        title={p.name}
         description={
-          <>
-            Product from <span className="font-mono text-xs break-all">{p.repo_url}</span>
-          </>
+          <span className="flex flex-wrap items-center gap-2">
+            <ProductStatusBadge status={p.status} />
+            <span>
+              Product from <span className="font-mono text-xs break-all">{p.repo_url}</span>; last activity <RelativeTime iso={p.last_activity_at} />
+            </span>
+          </span>
         }
         actions={
-          <Link href={workspaceHref(ws, "/products")} className={buttonVariants({ variant: "secondary", size: "sm" })}>
-            All products
-          </Link>
+          <>
+            <RenameButton
+              what="product"
+              current={p.name}
+              disabled={!canFreeze}
+              mutation={{ ...rename, mutate: (name, opts) => rename.mutate({ ws, prod, name }, opts) }}
+            />
+            <Link href={workspaceHref(ws, "/products")} className={buttonVariants({ variant: "secondary", size: "sm" })}>
+              All products
+            </Link>
+          </>
         }
       />
       <div className="space-y-6">

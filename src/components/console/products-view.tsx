@@ -13,12 +13,13 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { problemOf, useTRPC, wsOnly, type TProblemView } from "@/lib/trpc/client";
-import type { TSourceFreeze } from "@/server/domain/source/source.contract";
-import { formatDateTime, formatUnits, titleCase } from "./format";
+import type { TProduct, TProductStatus, TSourceFreeze } from "@/server/domain/source/source.contract";
+import { formatUnits, titleCase } from "./format";
 import { LoadMore } from "./load-more";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
+import { RelativeTime } from "./relative-time";
 
 /* ------------------------------------------------------------------------------------------------
  * Source freeze progress and outcome, shared by the products page (new product) and the product
@@ -281,11 +282,30 @@ export function FreezeProgress({ ws, frz, showProductLink = true }: { ws: string
  * Products page
  * ---------------------------------------------------------------------------------------------- */
 
-function NewProductForm({ ws, canCreate }: { ws: string; canCreate: boolean }) {
+const PRODUCT_TONE: Record<TProductStatus, "info" | "success" | "neutral" | "danger"> = {
+  building: "info",
+  ready: "neutral",
+  live: "success",
+  failed: "danger",
+};
+
+export function ProductStatusBadge({ status }: { status: TProductStatus }) {
+  return <Badge tone={PRODUCT_TONE[status]}>{titleCase(status)}</Badge>;
+}
+
+/** Repository URLs compared the way people mean them: no trailing slash or `.git`, host and path ignoring case. */
+export function sameRepository(a: string, b: string): boolean {
+  const norm = (u: string) => u.trim().replace(/\/+$/, "").replace(/\.git$/, "").toLowerCase();
+  return norm(a) !== "" && norm(a) === norm(b);
+}
+
+function NewProductForm({ ws, canCreate, existing }: { ws: string; canCreate: boolean; existing: TProduct[] }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [repoUrl, setRepoUrl] = useState("");
   const [ref, setRef] = useState("main");
+  const [name, setName] = useState("");
+  const already = existing.filter((p) => sameRepository(p.repo_url, repoUrl));
   const create = useMutation(
     trpc.source.createProduct.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries(trpc.source.listProducts.pathFilter()),
@@ -294,7 +314,7 @@ function NewProductForm({ ws, canCreate }: { ws: string; canCreate: boolean }) {
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    create.mutate({ ws, repo_url: repoUrl.trim(), ref: ref.trim(), auth: { kind: "none" } });
+    create.mutate({ ws, repo_url: repoUrl.trim(), ref: ref.trim(), auth: { kind: "none" }, ...(name.trim() ? { name: name.trim() } : {}) });
   }
 
   return (
@@ -324,6 +344,20 @@ function NewProductForm({ ws, canCreate }: { ws: string; canCreate: boolean }) {
               onChange={(e) => setRepoUrl(e.target.value)}
             />
           </div>
+          <div className="min-w-48 flex-[2] space-y-1.5">
+            <Label htmlFor="product-name">Name (optional)</Label>
+            <Input
+              id="product-name"
+              name="name"
+              maxLength={100}
+              autoComplete="off"
+              placeholder={repoUrl.trim() ? repoName(repoUrl.trim()) : "From the repository"}
+              aria-describedby="product-name-hint"
+              value={name}
+              disabled={!canCreate}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </div>
           <div className="min-w-40 flex-1 space-y-1.5">
             <Label htmlFor="product-ref">Ref</Label>
             <Input
@@ -342,6 +376,24 @@ function NewProductForm({ ws, canCreate }: { ws: string; canCreate: boolean }) {
             {create.isPending ? "Creating…" : "Create product"}
           </Button>
         </form>
+        <p id="product-name-hint" className="text-xs text-slate-600">
+          Names are unique in the workspace, ignoring case. Without one, the repository&apos;s name is used (with -2, -3… when taken).
+        </p>
+        {already.length > 0 ? (
+          <Alert tone="warning" title="This repository is already a product here">
+            <p>
+              {already.map((p, i) => (
+                <span key={p.id}>
+                  {i > 0 ? ", " : ""}
+                  <Link href={workspaceHref(ws, `/products/${p.id}`)} className="underline underline-offset-2">
+                    {p.name}
+                  </Link>
+                </span>
+              ))}{" "}
+              already builds it. Creating it again makes a separate product (for example for another branch), with its own name.
+            </p>
+          </Alert>
+        ) : null}
         {create.error ? <Alert title="The product was not created" problem={problemOf(create.error)} /> : null}
         {create.data && !create.isPending ? <FreezeProgress key={create.data.source_freeze_id} ws={ws} frz={create.data.source_freeze_id} /> : null}
       </CardContent>
@@ -370,7 +422,7 @@ export function ProductsView({ ws }: { ws: string }) {
       <div className="space-y-6">
         {workspace.error ? <Alert problem={problemOf(workspace.error)} /> : null}
         {role && !canCreate ? <Alert>Only developers, admins and owners can create products. You are {role}.</Alert> : null}
-        <NewProductForm ws={ws} canCreate={canCreate} />
+        <NewProductForm ws={ws} canCreate={canCreate} existing={rows} />
 
         <Card>
           <CardHeader>
@@ -383,23 +435,30 @@ export function ProductsView({ ws }: { ws: string }) {
                 <TableCaption>Products of this workspace</TableCaption>
                 <TableHeader>
                   <TableRow>
-                    <TableHead>Product</TableHead>
+                    <TableHead>Name</TableHead>
+                    <TableHead>Status</TableHead>
                     <TableHead>Repository</TableHead>
-                    <TableHead>Ref</TableHead>
-                    <TableHead>Created</TableHead>
+                    <TableHead>Last activity</TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
                   {rows.map((p) => (
                     <TableRow key={p.id}>
-                      <TableCell>
-                        <Link href={workspaceHref(ws, `/products/${p.id}`)} className={idLinkClass}>
-                          {p.id}
+                      <TableCell data-label="Name">
+                        <Link href={workspaceHref(ws, `/products/${p.id}`)} className="font-medium text-sky-800 underline underline-offset-2">
+                          {p.name}
                         </Link>
+                        <div className="font-mono text-xs text-slate-600">{p.id}</div>
                       </TableCell>
-                      <TableCell className="max-w-80 font-mono text-xs break-all">{p.repo_url}</TableCell>
-                      <TableCell className="font-mono text-xs break-all">{p.ref}</TableCell>
-                      <TableCell className="whitespace-nowrap">{formatDateTime(p.created_at)}</TableCell>
+                      <TableCell data-label="Status">
+                        <ProductStatusBadge status={p.status} />
+                      </TableCell>
+                      <TableCell data-label="Repository" className="max-w-80 text-xs break-all">
+                        <span className="font-mono">{p.repo_url}</span> <span className="text-slate-600">@ {p.ref}</span>
+                      </TableCell>
+                      <TableCell data-label="Last activity" className="whitespace-nowrap">
+                        <RelativeTime iso={p.last_activity_at} />
+                      </TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

@@ -3,6 +3,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { Plus } from "lucide-react";
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -11,16 +12,18 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select } from "@/components/ui/select";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHead, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { problemOf, useTRPC, type TProblemView } from "@/lib/trpc/client";
 import { CAPABILITY_RULES, type TCapabilityId } from "@/server/domain/source/contract-rules";
 import type { AppRouter } from "@/server/trpc/root";
 import { ConfirmDialog } from "./confirm-dialog";
-import { formatDateTime } from "./format";
+import { RelativeTime } from "./relative-time";
+import { RenameButton } from "./rename-dialog";
 import { LoadMore } from "./load-more";
 import { SecretField } from "./one-time-secret";
 import { OverlapField, SecretState } from "./secret-rotation";
 import { AdminOnly } from "./admin-only";
+import { workspaceHref } from "./nav-config";
 import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
 
@@ -239,7 +242,7 @@ function CreateIdentityForm({ ws, onSecret }: { ws: string; onSecret: (s: TSecre
                 <option value="">{products.isPending ? "Loading products…" : rows.length ? "Choose a product" : "No products yet"}</option>
                 {rows.map((p) => (
                   <option key={p.id} value={p.id}>
-                    {p.repo_url} ({p.ref}) · {p.id}
+                    {p.name} · {p.repo_url} ({p.ref})
                   </option>
                 ))}
               </Select>
@@ -314,6 +317,8 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
   const list = useInfiniteQuery(
     trpc.serviceIdentities.list.infiniteQueryOptions({ ws, limit: 50, order: "desc" }, { getNextPageParam: (p) => p.next_cursor ?? undefined }),
   );
+  const products = useQuery(trpc.source.listProducts.queryOptions({ ws, limit: 200, order: "desc" }));
+  const productName = new Map((products.data?.items ?? []).map((p) => [p.id, p.name]));
   const [confirm, setConfirm] = useState<TConfirm>(null);
   const [overlap, setOverlap] = useState(0);
   const invalidate = () => queryClient.invalidateQueries(trpc.serviceIdentities.list.pathFilter());
@@ -342,6 +347,7 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
       },
     }),
   );
+  const rename = useMutation(trpc.serviceIdentities.rename.mutationOptions({ onSuccess: () => invalidate() }));
   const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
   const rotating = confirm?.kind === "rotate";
   const action = confirm?.kind === "rotate" ? rotate : confirm?.kind === "revoke-previous" ? revokePrevious : revoke;
@@ -361,77 +367,94 @@ function IdentitiesCard({ ws, onSecret }: { ws: string; onSecret: (s: TSecret) =
               <TableHeader>
                 <TableRow>
                   <TableHead>Name</TableHead>
-                  <TableHead>Product</TableHead>
-                  <TableHead>Environment</TableHead>
-                  <TableHead>Federation</TableHead>
-                  <TableHead>Bridge permissions</TableHead>
                   <TableHead>Status</TableHead>
-                  <TableHead>Client secret</TableHead>
+                  <TableHead>Scope</TableHead>
+                  <TableHead>Bridge permissions</TableHead>
                   <TableHead>Last token</TableHead>
-                  <TableHead><span className="sr-only">Actions</span></TableHead>
+                  <TableActionsHead />
                 </TableRow>
               </TableHeader>
               <TableBody>
                 {rows.map((si) => (
                   <TableRow key={si.id}>
                     <TableCell>
-                      <div className="font-medium">{si.name}</div>
-                      <code className="font-mono text-xs text-slate-500">{si.client_id}</code>
+                      <div className="font-medium break-words">{si.name}</div>
+                      <code className="font-mono text-xs text-slate-600">{si.client_id}</code>
                     </TableCell>
-                    <TableCell><code className="font-mono text-xs">{si.product_id ?? "—"}</code></TableCell>
-                    <TableCell>{si.environment_type ?? "Any"}</TableCell>
-                    <TableCell className="max-w-72 text-xs break-all">
-                      {si.federation ? (
-                        <>
-                          <div>{si.federation.issuer}</div>
-                          <div className="text-slate-600">sub {si.federation.subject}</div>
-                          <div className="text-slate-600">aud {si.federation.audience}</div>
-                        </>
-                      ) : (
-                        "None"
-                      )}
+                    <TableCell>
+                      <div>
+                        {si.status === "active" ? <Badge tone="success">Active</Badge> : <Badge tone="danger">Revoked</Badge>}
+                        {si.revoked_at ? (
+                          <div className="pt-1 text-xs text-slate-600">
+                            <RelativeTime iso={si.revoked_at} />
+                          </div>
+                        ) : null}
+                        {si.status === "active" ? (
+                          <div className="pt-1 text-xs">
+                            <SecretState rotatedAt={si.secret_rotated_at} previousExpiresAt={si.previous_secret_expires_at} />
+                          </div>
+                        ) : null}
+                      </div>
+                    </TableCell>
+                    <TableCell className="max-w-64 text-xs break-all">
+                      <div>
+                        <div>
+                          Product{" "}
+                          {si.product_id ? (
+                            <Link href={workspaceHref(ws, `/products/${si.product_id}`)} className="underline underline-offset-2">
+                              {productName.get(si.product_id) ?? si.product_id}
+                            </Link>
+                          ) : (
+                            "—"
+                          )}
+                        </div>
+                        <div className="text-slate-600">Environment: {si.environment_type ?? "any"}</div>
+                        {si.federation ? (
+                          <div className="text-slate-600">
+                            OIDC {si.federation.issuer} (sub {si.federation.subject}, aud {si.federation.audience})
+                          </div>
+                        ) : null}
+                      </div>
                     </TableCell>
                     <TableCell>
                       <PermissionChips permissions={si.permissions} />
                     </TableCell>
-                    <TableCell>
-                      {si.status === "active" ? <Badge tone="success">Active</Badge> : <Badge tone="danger">Revoked</Badge>}
-                      {si.revoked_at ? <div className="pt-1 text-xs text-slate-500">{formatDateTime(si.revoked_at)}</div> : null}
+                    <TableCell className="whitespace-nowrap">
+                      <RelativeTime iso={si.last_token_at} />
                     </TableCell>
-                    <TableCell>
-                      {si.status === "active" ? (
-                        <SecretState rotatedAt={si.secret_rotated_at} previousExpiresAt={si.previous_secret_expires_at} />
-                      ) : (
-                        "—"
-                      )}
-                    </TableCell>
-                    <TableCell>{formatDateTime(si.last_token_at)}</TableCell>
-                    <TableCell>
-                      {si.status === "active" ? (
-                        <div className="flex flex-wrap justify-end gap-2">
-                          <Button variant="secondary" size="sm" disabled={si.previous_secret_expires_at !== null} title={si.previous_secret_expires_at ? "Revoke the previous secret (or wait until it expires) before rotating again" : undefined} onClick={() => {
-                              rotate.reset();
-                              setOverlap(0);
-                              setConfirm({ kind: "rotate", identity: si });
-                            }}>
-                            Rotate secret<span className="sr-only"> of {si.name}</span>
-                          </Button>
-                          {si.previous_secret_expires_at ? (
-                            <Button variant="secondary" size="sm" onClick={() => {
-                                revokePrevious.reset();
-                                setConfirm({ kind: "revoke-previous", identity: si });
+                    <TableCell sticky>
+                      <div className="flex flex-wrap justify-end gap-2 sm:w-44">
+                        <RenameButton
+                          what="service identity"
+                          current={si.name}
+                          mutation={{ ...rename, mutate: (name, opts) => rename.mutate({ ws, svc: si.id, name }, opts) }}
+                        />
+                        {si.status === "active" ? (
+                          <>
+                            <Button variant="secondary" size="sm" disabled={si.previous_secret_expires_at !== null} title={si.previous_secret_expires_at ? "Revoke the previous secret (or wait until it expires) before rotating again" : undefined} onClick={() => {
+                                rotate.reset();
+                                setOverlap(0);
+                                setConfirm({ kind: "rotate", identity: si });
                               }}>
-                              Revoke previous secret<span className="sr-only"> of {si.name}</span>
+                              Rotate secret<span className="sr-only"> of {si.name}</span>
                             </Button>
-                          ) : null}
-                          <Button variant="danger" size="sm" onClick={() => {
-                              revoke.reset();
-                              setConfirm({ kind: "revoke", identity: si });
-                            }}>
-                            Revoke<span className="sr-only"> {si.name}</span>
-                          </Button>
-                        </div>
-                      ) : null}
+                            {si.previous_secret_expires_at ? (
+                              <Button variant="secondary" size="sm" onClick={() => {
+                                  revokePrevious.reset();
+                                  setConfirm({ kind: "revoke-previous", identity: si });
+                                }}>
+                                Revoke previous secret<span className="sr-only"> of {si.name}</span>
+                              </Button>
+                            ) : null}
+                            <Button variant="danger" size="sm" onClick={() => {
+                                revoke.reset();
+                                setConfirm({ kind: "revoke", identity: si });
+                              }}>
+                              Revoke<span className="sr-only"> {si.name}</span>
+                            </Button>
+                          </>
+                        ) : null}
+                      </div>
                     </TableCell>
                   </TableRow>
                 ))}

@@ -10,12 +10,14 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHead, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { problemOf, useTRPC } from "@/lib/trpc/client";
 import type { TEventType } from "@/server/platform/outbox";
 import type { AppRouter } from "@/server/trpc/root";
 import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
+import { RelativeTime } from "./relative-time";
+import { RenameButton } from "./rename-dialog";
 import { LoadMore } from "./load-more";
 import { OneTimeSecret } from "./one-time-secret";
 import { OverlapField, SecretState } from "./secret-rotation";
@@ -68,6 +70,7 @@ function CreateEndpointForm({ ws, onSecret }: { ws: string; onSecret: (title: st
   const queryClient = useQueryClient();
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
+  const [name, setName] = useState("");
   const [all, setAll] = useState(true);
   const [types, setTypes] = useState<TEventType[]>([]);
   const [clientError, setClientError] = useState<string | null>(null);
@@ -96,7 +99,11 @@ function CreateEndpointForm({ ws, onSecret }: { ws: string; onSecret: (title: st
       return;
     }
     setClientError(null);
-    create.mutate({ ws, url: url.trim(), event_types: all ? [ALL] : types, ...(description.trim() ? { description: description.trim() } : {}) });
+    create.mutate({
+      ws, url: url.trim(), event_types: all ? [ALL] : types,
+      ...(description.trim() ? { description: description.trim() } : {}),
+      ...(name.trim() ? { name: name.trim() } : {}),
+    });
   }
 
   return (
@@ -123,6 +130,18 @@ function CreateEndpointForm({ ws, onSecret }: { ws: string; onSecret: (title: st
                 value={url}
                 aria-invalid={problemOf(create.error)?.errors?.some((x) => x.path === "/url") ? true : undefined}
                 onChange={(e) => setUrl(e.target.value)}
+              />
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor="webhook-name">Name (optional)</Label>
+              <Input
+                id="webhook-name"
+                name="name"
+                maxLength={100}
+                autoComplete="off"
+                placeholder="Unique in the workspace; default: the description or host"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
               />
             </div>
             <div className="space-y-1.5">
@@ -285,6 +304,7 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
       },
     }),
   );
+  const rename = useMutation(trpc.webhooks.rename.mutationOptions({ onSuccess: () => invalidate() }));
   const rows = endpoints.data?.pages.flatMap((p) => p.items) ?? [];
   const openEndpoint = rows.find((r) => r.id === open);
   const rotating = confirm?.kind === "rotate";
@@ -306,20 +326,20 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
                   <TableHead>Endpoint</TableHead>
                   <TableHead>Events</TableHead>
                   <TableHead>Status</TableHead>
-                  <TableHead>Signing secret</TableHead>
-                  <TableHead>Created</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
+                  <TableHead>Last delivery</TableHead>
+                  <TableActionsHead />
                 </TableRow>
               </TableHeader>
               <TableBody>
                 {rows.map((e) => (
                   <TableRow key={e.id}>
                     <TableCell className="max-w-80">
-                      <div className="font-medium break-all">{e.url}</div>
-                      {e.description ? <div className="text-xs text-slate-600">{e.description}</div> : null}
-                      <code className="font-mono text-xs text-slate-500">{e.id}</code>
+                      <div>
+                        <div className="font-medium break-words">{e.name}</div>
+                        <div className="text-xs break-all">{e.url}</div>
+                        {e.description && e.description !== e.name ? <div className="text-xs text-slate-600">{e.description}</div> : null}
+                        <code className="font-mono text-xs text-slate-600">{e.id}</code>
+                      </div>
                     </TableCell>
                     <TableCell>
                       <div className="flex max-w-72 flex-wrap gap-1">
@@ -341,12 +361,19 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
                         </>
                       )}
                     </TableCell>
-                    <TableCell>
-                      <SecretState rotatedAt={e.secret_rotated_at} previousExpiresAt={e.previous_secret_expires_at} />
+                    <TableCell className="whitespace-nowrap">
+                      <RelativeTime iso={e.last_activity_at} />
+                      <div className="text-xs">
+                        <SecretState rotatedAt={e.secret_rotated_at} previousExpiresAt={e.previous_secret_expires_at} />
+                      </div>
                     </TableCell>
-                    <TableCell>{formatDateTime(e.created_at)}</TableCell>
-                    <TableCell>
-                      <div className="flex flex-wrap justify-end gap-2">
+                    <TableCell sticky>
+                      <div className="flex flex-wrap justify-end gap-2 sm:w-48">
+                        <RenameButton
+                          what="webhook endpoint"
+                          current={e.name}
+                          mutation={{ ...rename, mutate: (name, opts) => rename.mutate({ ws, wb: e.id, name }, opts) }}
+                        />
                         <Button
                           variant="secondary"
                           size="sm"

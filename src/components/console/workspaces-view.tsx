@@ -17,11 +17,17 @@ import { formatDate, titleCase } from "./format";
 import { workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
 
-function NewWorkspaceForm() {
+/**
+ * Workspace names need not be unique (ids are), as with Vercel teams; a
+ * second workspace with a name the caller already sees is almost always a
+ * mistake, so the form says so before it is created (docs/decisions.md).
+ */
+function NewWorkspaceForm({ existing }: { existing: { id: string; name: string }[] }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
   const [name, setName] = useState("");
+  const twin = existing.find((w) => name.trim() !== "" && w.name.trim().toLowerCase() === name.trim().toLowerCase());
   const create = useMutation(
     trpc.workspaces.create.mutationOptions({
       onSuccess: async (ws) => {
@@ -58,9 +64,19 @@ function NewWorkspaceForm() {
           </div>
           <Button type="submit" disabled={create.isPending}>
             <Plus aria-hidden="true" />
-            {create.isPending ? "Creating…" : "Create workspace"}
+            {create.isPending ? "Creating…" : twin ? "Create another workspace" : "Create workspace"}
           </Button>
         </form>
+        {twin ? (
+          <Alert tone="warning" className="mt-3" title={`You already have a workspace named “${twin.name}”`}>
+            <p>
+              <Link href={workspaceHref(twin.id)} className="underline underline-offset-2">
+                Open {twin.name}
+              </Link>{" "}
+              or choose another name. Creating it anyway makes a second, separate workspace with the same name.
+            </p>
+          </Alert>
+        ) : null}
         {create.error ? <Alert className="mt-3" problem={problemOf(create.error)} /> : null}
       </CardContent>
     </Card>
@@ -108,7 +124,7 @@ export function WorkspacesView() {
           </ul>
         ) : null}
         {list.data?.next_cursor ? <p className="text-sm text-slate-600">Showing the first 200 workspaces.</p> : null}
-        <NewWorkspaceForm />
+        <NewWorkspaceForm existing={list.data?.items ?? []} />
       </div>
     </>
   );

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   "bridge.rejected", "usage.denied", "access.qualified", "access.denied", "access.revoked",
   "isolation.unenforced_run", "isolation.blocked", "pending.resolved", "fix.requested", "fix.decided",
   "adjudication.decided", "authz.forbidden", "authz.workspace_mismatch", "audit.exported", "audit.retention_deleted",
+  "product.renamed", "service_identity.renamed", "binding.renamed", "webhook.renamed",
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 

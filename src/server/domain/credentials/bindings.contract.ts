@@ -3,6 +3,7 @@ import { zEmailAddress, zRecipientDomain } from "@/server/domain/events/event-sc
 import { CAPABILITY_RULES, isCapabilityId, type TCapabilityId } from "@/server/domain/source/contract-rules";
 import type { TFieldError } from "@/server/platform/errors";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
+import { ZResourceName } from "@/server/platform/names";
 import { zListQuery, zPage } from "@/server/platform/pagination";
 
 /**
@@ -93,6 +94,9 @@ const bindingRequestShape = {
   budget: z.strictObject({ units: positiveInt(), unit: z.literal("tokens") }),
   capability_scope: ZCapabilityScope,
   provider_config: ZProviderConfig.optional(),
+  name: ZResourceName.optional().describe(
+    "Unique among the workspace's bindings not revoked, ignoring case (409 name_taken). Default: `<provider> <capability>` (with -2, -3... when taken)",
+  ),
 };
 
 type TBindingRequestShape = {
@@ -153,6 +157,7 @@ export const ZProviderBinding = z
   .object({
     id: zId("bind"),
     workspace_id: zWorkspaceId,
+    name: z.string().describe("Unique among the workspace's bindings not revoked, ignoring case"),
     credential_id: zId("cred"),
     capability: z.enum(CAPABILITY_IDS as [TCapabilityId, ...TCapabilityId[]]),
     provider: z.string().describe("The credential's provider"),
@@ -169,6 +174,7 @@ export const ZProviderBinding = z
     status: z.enum(BINDING_STATUSES),
     failure_reason: z.string().nullable().describe("Why the binding is failed, revoked or expired (e.g. credential_expired)"),
     created_by: zId("usr"),
+    last_activity_at: z.string().nullable().describe("When the Bridge last called through this binding (null: never)"),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { zId } from "@/server/platform/ids";
+import { zId, zWorkspaceId } from "@/server/platform/ids";
+import { ZRenameRequest } from "@/server/platform/names";
 import { router } from "@/server/trpc/init";
 import { workspaceProcedure } from "@/server/trpc/procedures";
 import { ZProviderBinding, ZProviderBindingCreateInput, ZProviderBindingList, ZProviderBindingListQuery } from "./bindings.contract";
@@ -36,6 +37,13 @@ export const bindingsRouter = router({
     .input(z.object({ bind: zId("bind") }))
     .output(ZProviderBinding)
     .query(({ ctx, input }) => bindings.getBinding(ctx.workspace.workspaceId, input.bind)),
+
+  rename: workspaceProcedure("admin")
+    .meta({ openapi: { method: "PATCH", path: `${base}/{bind}`, tags, summary: "Rename a provider binding (names are unique among bindings not revoked, ignoring case: 409 name_taken)" } })
+    .input(ZRenameRequest.extend({ ws: zWorkspaceId, bind: zId("bind") }))
+    .output(ZProviderBinding)
+    .mutation(({ ctx, input }) =>
+      bindings.renameBinding({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.bind, input.name)),
 
   delete: workspaceProcedure("admin")
     .meta({ openapi: { method: "DELETE", path: `${base}/{bind}`, tags, summary: "Revoke a provider binding (kept with status revoked)" }, successStatus: 204 })

@@ -8,6 +8,7 @@ import { isPrivateHostLiteral } from "@/server/platform/egress";
 import { env } from "@/server/platform/env";
 import { AppError, notFound, type TFieldError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
+import { assertNameFree, freeName, isNameRace, nameTaken } from "@/server/platform/names";
 import { emitEvent } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
@@ -26,16 +27,24 @@ import {
 
 type TCaller = { userId: string; correlationId: string };
 
-export function toBinding(b: ProviderBinding): TProviderBinding {
+export function toBinding(b: ProviderBinding, lastUsedAt: Date | null = null): TProviderBinding {
   return {
-    id: b.id, workspace_id: b.workspaceId, credential_id: b.credentialId, capability: b.capability as TCapabilityId,
+    id: b.id, workspace_id: b.workspaceId, name: b.name, credential_id: b.credentialId, capability: b.capability as TCapabilityId,
     provider: b.provider, actions: b.actions as string[], scope: b.scope as string[],
     budget: { units: Number(b.budgetUnits), unit: "tokens", used_units: b.usedUnits, reserved_units: b.reservedUnits },
     capability_scope: b.capabilityScope as TCapabilityScope,
     provider_config: Object.keys(b.config as object).length ? (b.config as TProviderConfig) : null,
     status: b.status as TBindingStatus, failure_reason: b.failureReason, created_by: b.createdBy,
+    last_activity_at: lastUsedAt ? iso(lastUsedAt) : null,
     created_at: iso(b.createdAt), updated_at: iso(b.updatedAt),
   };
+}
+
+/** When the Bridge last called through each binding (one grouped query over the page). */
+async function lastUses(ids: string[]): Promise<Map<string, Date | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db().capabilityInvocation.groupBy({ by: ["bindingId"], where: { bindingId: { in: ids } }, _max: { createdAt: true } });
+  return new Map(rows.map((r) => [r.bindingId ?? "", r._max.createdAt]));
 }
 
 /**
@@ -118,6 +127,21 @@ function changedEvent(b: ProviderBinding) {
  * binding to ready or failed (reason provider_rejected / provider_unavailable).
  */
 export async function createBinding(caller: TCaller, workspaceId: string, input: TProviderBindingRequest): Promise<TProviderBinding> {
+  const explicit = input.name?.trim();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createBindingOnce(caller, workspaceId, input, explicit);
+    } catch (err) {
+      if (!isNameRace(err)) throw err;
+      if (explicit) throw nameTaken("provider_bindings", explicit);
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
+async function createBindingOnce(
+  caller: TCaller, workspaceId: string, input: TProviderBindingRequest, explicit: string | undefined,
+): Promise<TProviderBinding> {
   const shapeErrors = bindingRequestErrors(input);
   if (shapeErrors.length) throw invalid("The request body does not match the schema", shapeErrors);
   const configErrors = checkProviderConfig(input.provider_config);
@@ -154,11 +178,13 @@ export async function createBinding(caller: TCaller, workspaceId: string, input:
     });
     if (errors.length) throw invalid("The binding asks for more than the credential allows", errors, "outside_credential");
 
+    if (explicit) await assertNameFree(tx, "provider_bindings", workspaceId, explicit);
+    const name = explicit ?? (await freeName(tx, "provider_bindings", workspaceId, `${cred.provider} ${capability}`));
     const expired = cred.expiresAt.getTime() <= Date.now();
     const id = newId("bind");
     const row = await tx.providerBinding.create({
       data: {
-        id, workspaceId, credentialId: cred.id, capability, provider: cred.provider,
+        id, workspaceId, name, credentialId: cred.id, capability, provider: cred.provider,
         actions: input.actions, scope: input.scope, capabilityScope: input.capability_scope as Prisma.InputJsonValue,
         config: (input.provider_config ?? {}) as Prisma.InputJsonValue, budgetUnits: BigInt(input.budget.units),
         budgetUnit: input.budget.unit, status: expired ? "failed" : "ready",
@@ -168,7 +194,7 @@ export async function createBinding(caller: TCaller, workspaceId: string, input:
     const audit = { workspaceId, actor: { kind: "user", id: caller.userId } as TActor, target: { kind: "binding", id }, correlationId: caller.correlationId };
     await writeAudit(tx, {
       ...audit, action: "binding.requested",
-      details: { credential_id: cred.id, capability, provider: cred.provider, actions: input.actions, budget_units: input.budget.units },
+      details: { name, credential_id: cred.id, capability, provider: cred.provider, actions: input.actions, budget_units: input.budget.units },
     });
     await writeAudit(tx, expired
       ? { ...audit, action: "binding.failed", details: { credential_id: cred.id, reason: "credential_expired" } }
@@ -187,7 +213,28 @@ async function findOwned(workspaceId: string, id: string): Promise<ProviderBindi
 }
 
 export async function getBinding(workspaceId: string, id: string): Promise<TProviderBinding> {
-  return toBinding(await findOwned(workspaceId, id));
+  return toBinding(await findOwned(workspaceId, id), (await lastUses([id])).get(id) ?? null);
+}
+
+/** PATCH: a new name (409 name_taken when a binding of the workspace not revoked has it, ignoring case). */
+export async function renameBinding(caller: TCaller, workspaceId: string, id: string, rawName: string): Promise<TProviderBinding> {
+  const name = rawName.trim();
+  await db()
+    .$transaction(async (tx) => {
+      const row = await tx.providerBinding.findUnique({ where: { id } });
+      if (!row || row.workspaceId !== workspaceId) throw notFound(`Provider binding ${id}`);
+      if (row.name === name) return;
+      if (row.status !== "revoked") await assertNameFree(tx, "provider_bindings", workspaceId, name, id);
+      await tx.providerBinding.update({ where: { id }, data: { name, updatedAt: new Date() } });
+      await writeAudit(tx, {
+        workspaceId, actor: { kind: "user", id: caller.userId }, action: "binding.renamed",
+        target: { kind: "binding", id }, correlationId: caller.correlationId, details: { from: row.name, to: name },
+      });
+    })
+    .catch((err: unknown) => {
+      throw isNameRace(err) ? nameTaken("provider_bindings", name) : err;
+    });
+  return getBinding(workspaceId, id);
 }
 
 export async function listBindings(workspaceId: string, q: TProviderBindingListQuery): Promise<TPage<TProviderBinding>> {
@@ -199,7 +246,8 @@ export async function listBindings(workspaceId: string, q: TProviderBindingListQ
     ...(q.credential_id ? { credentialId: q.credential_id } : {}),
   };
   const rows = await db().providerBinding.findMany({ ...args, where: { AND: [args.where, filter] } });
-  return toPage(rows, q, toBinding);
+  const last = await lastUses(rows.slice(0, q.limit).map((r) => r.id));
+  return toPage(rows, q, (r) => toBinding(r, last.get(r.id) ?? null));
 }
 
 /** Moves one binding to a terminal status if it is not there yet; audits and emits only when it moved. */

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { egressAllowsPrivate, isPrivateHostLiteral } from "@/server/platform/egress";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
+import { ZResourceName } from "@/server/platform/names";
 import { zPage } from "@/server/platform/pagination";
 
 /**
@@ -132,11 +133,8 @@ export function permits(permissions: readonly string[] | null, capability: strin
   return !permissions || permissions.includes(`${capability}:${action}`) || permissions.includes(`${capability}:*`);
 }
 
-const zName = z
-  .string()
-  .min(1)
-  .max(100)
-  .refine((v) => v.trim().length > 0, "must not be blank");
+/** Unique among the workspace's identities not revoked, ignoring case (409 name_taken). */
+const zName = ZResourceName;
 
 /** Body of POST /v1/workspaces/{ws}/service-identities. Unknown fields are refused (422). */
 export const ZWorkspaceServiceIdentityRequest = z

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
+import { ZRenameRequest } from "@/server/platform/names";
 import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { platformAdminProcedure, workspaceProcedure } from "@/server/trpc/procedures";
@@ -44,6 +45,12 @@ export const serviceIdentitiesRouter = router({
     .input(z.object({ svc: zId("svc") }))
     .output(ZServiceIdentity)
     .query(({ ctx, input }) => svc.getServiceIdentity(svc.workspaceScope(ctx.workspace.workspaceId), input.svc)),
+
+  rename: workspaceProcedure("admin")
+    .meta({ openapi: { method: "PATCH", path: `${wsBase}/{svc}`, tags, summary: "Rename a service identity (names are unique among identities not revoked, ignoring case: 409 name_taken)" } })
+    .input(ZRenameRequest.extend({ ws: zWorkspaceId, svc: zId("svc") }))
+    .output(ZServiceIdentity)
+    .mutation(({ ctx, input }) => svc.renameServiceIdentity(caller(ctx), svc.workspaceScope(ctx.workspace.workspaceId), input.svc, input.name)),
 
   revoke: workspaceProcedure("admin")
     .meta({ openapi: { method: "DELETE", path: `${wsBase}/{svc}`, tags, summary: "Revoke a service identity permanently (idempotent)" } })
@@ -101,6 +108,12 @@ export const serviceIdentitiesRouter = router({
     .input(z.object({ svc: zId("svc") }))
     .output(ZServiceIdentity)
     .query(({ input }) => svc.getServiceIdentity(svc.platformScope, input.svc)),
+
+  platformRename: platformAdminProcedure
+    .meta({ openapi: { method: "PATCH", path: `${pBase}/{svc}`, tags, summary: "Rename a platform service identity (409 name_taken when another live one has the name)" } })
+    .input(ZRenameRequest.extend({ svc: zId("svc") }))
+    .output(ZServiceIdentity)
+    .mutation(({ ctx, input }) => svc.renameServiceIdentity(caller(ctx), svc.platformScope, input.svc, input.name)),
 
   platformRevoke: platformAdminProcedure
     .meta({ openapi: { method: "POST", path: `${pBase}/{svc}:revoke`, tags, summary: "Revoke a platform service identity permanently (idempotent)" } })

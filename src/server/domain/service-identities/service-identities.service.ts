@@ -5,6 +5,7 @@ import { sha256Hex } from "@/server/platform/crypto";
 import { db, type TTx } from "@/server/platform/db/client";
 import { AppError, conflict, notFound } from "@/server/platform/errors";
 import { newId, PLATFORM_WORKSPACE_ID } from "@/server/platform/ids";
+import { assertNameFree, isNameRace, nameTaken } from "@/server/platform/names";
 import { emitEvent } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso, isoOrNull } from "@/server/platform/time";
@@ -67,7 +68,7 @@ async function record(
   tx: TTx,
   caller: TCaller,
   row: TRow,
-  action: "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated",
+  action: "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "service_identity.renamed",
   details: Record<string, unknown> = {},
 ): Promise<void> {
   await writeAudit(tx, {
@@ -101,10 +102,12 @@ export async function createServiceIdentity(
   const federation = input.federation
     ? { issuer: input.federation.issuer, subject: input.federation.subject, audience: input.federation.audience }
     : null;
+  const name = input.name.trim();
   const row = await db().$transaction(async (tx) => {
+    await assertNameFree(tx, "service_identities", scope.workspaceId, name);
     const created = await tx.serviceIdentity.create({
       data: {
-        id, workspaceId: scope.workspaceId, kind: scope.kind, name: input.name, productId: input.product_id ?? null,
+        id, workspaceId: scope.workspaceId, kind: scope.kind, name, productId: input.product_id ?? null,
         environmentType: input.environment_type ?? null, federation: federation ?? undefined,
         permissions: input.permissions ?? undefined,
         secretHash: sha256Hex(secret), status: "active", createdBy: caller.userId,
@@ -115,8 +118,29 @@ export async function createServiceIdentity(
       permissions: input.permissions ?? null,
     });
     return created;
+  }).catch((err: unknown) => {
+    throw isNameRace(err) ? nameTaken("service_identities", name) : err;
   });
   return { ...toServiceIdentity(row), client_secret: secret };
+}
+
+/**
+ * PATCH: a new name, unique among the workspace's identities not revoked,
+ * ignoring case (409 name_taken). Same name: unchanged, no audit.
+ */
+export async function renameServiceIdentity(caller: TCaller, scope: TScope, id: string, rawName: string): Promise<TServiceIdentity> {
+  const name = rawName.trim();
+  const row = await db().$transaction(async (tx) => {
+    const before = await findOwned(scope, id, tx);
+    if (before.name === name) return before;
+    if (before.status !== "revoked") await assertNameFree(tx, "service_identities", scope.workspaceId, name, id);
+    const current = await tx.serviceIdentity.update({ where: { id }, data: { name, updatedAt: new Date() } });
+    await record(tx, caller, current, "service_identity.renamed", { from: before.name });
+    return current;
+  }).catch((err: unknown) => {
+    throw isNameRace(err) ? nameTaken("service_identities", name) : err;
+  });
+  return toServiceIdentity(row);
 }
 
 async function findOwned(scope: TScope, id: string, tx: TTx | ReturnType<typeof db> = db()): Promise<TRow> {

@@ -5,16 +5,51 @@ import { notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { emitEvent } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
+import { assertNameFree, freeName, isNameRace, nameTaken, repoBaseName } from "@/server/platform/names";
 import { iso } from "@/server/platform/time";
-import type { TProduct, TSourceFreeze } from "./source.contract";
+import type { TProduct, TProductStatus, TSourceFreeze } from "./source.contract";
 
 type TCaller = { userId: string; correlationId: string };
+type TActivity = { status: TProductStatus; lastActivityAt: Date };
 
-export function toProduct(p: Product): TProduct {
+export function toProduct(p: Product, activity?: TActivity): TProduct {
   return {
-    id: p.id, workspace_id: p.workspaceId, type: "hosted-app", input_revision_id: p.inputRevisionId,
-    repo_url: p.repoUrl, ref: p.ref, created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),
+    id: p.id, workspace_id: p.workspaceId, name: p.name, type: "hosted-app", input_revision_id: p.inputRevisionId,
+    repo_url: p.repoUrl, ref: p.ref, status: activity?.status ?? "building",
+    last_activity_at: iso(activity?.lastActivityAt ?? p.updatedAt), created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),
   };
+}
+
+/**
+ * What a product is doing, for lists: `live` while a deployment of it is
+ * active, else from its latest source freeze: `building` (pending), `ready`
+ * (frozen), `failed` (rejected or failed). Last activity is the latest change
+ * of the product, its freezes or its deployments.
+ */
+async function activityOf(products: Product[]): Promise<Map<string, TActivity>> {
+  const ids = products.map((p) => p.id);
+  const out = new Map<string, TActivity>();
+  if (ids.length === 0) return out;
+  const [freezes, active, deployed] = await Promise.all([
+    db().sourceFreeze.findMany({
+      where: { productId: { in: ids } }, orderBy: [{ productId: "asc" }, { createdAt: "desc" }], distinct: ["productId"],
+      select: { productId: true, status: true, updatedAt: true },
+    }),
+    db().deployment.groupBy({ by: ["productId"], where: { productId: { in: ids }, status: "active" }, _count: { _all: true } }),
+    db().deployment.groupBy({ by: ["productId"], where: { productId: { in: ids } }, _max: { updatedAt: true } }),
+  ]);
+  const latestFreeze = new Map(freezes.map((f) => [f.productId, f]));
+  const live = new Set(active.map((a) => a.productId));
+  const lastDeploy = new Map(deployed.map((d) => [d.productId, d._max.updatedAt]));
+  for (const p of products) {
+    const f = latestFreeze.get(p.id);
+    const status: TProductStatus = live.has(p.id)
+      ? "live"
+      : !f || f.status === "pending" ? "building" : f.status === "frozen" ? "ready" : "failed";
+    const times = [p.updatedAt, f?.updatedAt, lastDeploy.get(p.id)].filter((t): t is Date => t instanceof Date);
+    out.set(p.id, { status, lastActivityAt: new Date(Math.max(...times.map((t) => t.getTime()))) });
+  }
+  return out;
 }
 
 export function freezeLink(workspaceId: string, freezeId: string): string {
@@ -42,14 +77,30 @@ export function redactRepoUrl(raw: string): string {
  * source freeze in one transaction and answers at once; the freeze worker
  * fetches and snapshots the source.
  */
-export async function createProduct(caller: TCaller, workspaceId: string, raw: { repo_url: string; ref: string }) {
+export async function createProduct(caller: TCaller, workspaceId: string, raw: { repo_url: string; ref: string; name?: string }) {
   const input = { ...raw, repo_url: redactRepoUrl(raw.repo_url) };
+  const explicit = raw.name?.trim();
+  // Without a name, the repository's (`shop`, then `shop-2`, ...); a lost race for it picks the next one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createProductNamed(caller, workspaceId, input, explicit);
+    } catch (err) {
+      if (!isNameRace(err)) throw err;
+      if (explicit) throw nameTaken("products", explicit);
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
+async function createProductNamed(caller: TCaller, workspaceId: string, input: { repo_url: string; ref: string }, explicit: string | undefined) {
   const productId = newId("prod");
   const revisionId = newId("rev");
   const freezeId = newId("frz");
   await db().$transaction(async (tx) => {
+    if (explicit) await assertNameFree(tx, "products", workspaceId, explicit);
+    const name = explicit ?? (await freeName(tx, "products", workspaceId, repoBaseName(input.repo_url)));
     await tx.product.create({
-      data: { id: productId, workspaceId, inputRevisionId: revisionId, repoUrl: input.repo_url, ref: input.ref, createdBy: caller.userId },
+      data: { id: productId, workspaceId, name, inputRevisionId: revisionId, repoUrl: input.repo_url, ref: input.ref, createdBy: caller.userId },
     });
     await tx.revision.create({ data: { id: revisionId, workspaceId, productId, inputRevisionId: revisionId, freezeId } });
     await tx.sourceFreeze.create({
@@ -61,7 +112,7 @@ export async function createProduct(caller: TCaller, workspaceId: string, raw: {
     await writeAudit(tx, {
       workspaceId, actor: { kind: "user", id: caller.userId }, action: "product.created",
       target: { kind: "product", id: productId }, correlationId: caller.correlationId,
-      details: { repo_url: input.repo_url, ref: input.ref, source_freeze_id: freezeId },
+      details: { name, repo_url: input.repo_url, ref: input.ref, source_freeze_id: freezeId },
     });
     await emitEvent(tx, {
       workspaceId, type: "product.created", correlationId: caller.correlationId, subject: productId,
@@ -92,13 +143,36 @@ export async function getOwnedProduct(workspaceId: string, productId: string): P
 }
 
 export async function getProduct(workspaceId: string, productId: string): Promise<TProduct> {
-  return toProduct(await getOwnedProduct(workspaceId, productId));
+  const p = await getOwnedProduct(workspaceId, productId);
+  return toProduct(p, (await activityOf([p])).get(p.id));
 }
 
 export async function listProducts(workspaceId: string, q: TListQuery): Promise<TPage<TProduct>> {
   const args = keysetArgs(q);
   const rows = await db().product.findMany({ ...args, where: { ...args.where, workspaceId } });
-  return toPage(rows, q, toProduct);
+  const activity = await activityOf(rows.slice(0, q.limit));
+  return toPage(rows, q, (p) => toProduct(p, activity.get(p.id)));
+}
+
+/** PATCH: a new name, unique in the workspace ignoring case (409 name_taken). Same name: unchanged, no audit. */
+export async function renameProduct(caller: TCaller, workspaceId: string, productId: string, rawName: string): Promise<TProduct> {
+  const name = rawName.trim();
+  await db()
+    .$transaction(async (tx) => {
+      const p = await tx.product.findUnique({ where: { id: productId } });
+      if (!p || p.workspaceId !== workspaceId) throw notFound(`Product ${productId}`);
+      if (p.name === name) return;
+      await assertNameFree(tx, "products", workspaceId, name, productId);
+      await tx.product.update({ where: { id: productId }, data: { name, updatedAt: new Date() } });
+      await writeAudit(tx, {
+        workspaceId, actor: { kind: "user", id: caller.userId }, action: "product.renamed",
+        target: { kind: "product", id: productId }, correlationId: caller.correlationId, details: { from: p.name, to: name },
+      });
+    })
+    .catch((err: unknown) => {
+      throw isNameRace(err) ? nameTaken("products", name) : err;
+    });
+  return getProduct(workspaceId, productId);
 }
 
 export function toSourceFreeze(f: SourceFreeze & { product: Product }, revision: Pick<Revision, "id" | "createdAt">): TSourceFreeze {

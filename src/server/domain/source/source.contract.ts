@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
+import { ZResourceName } from "@/server/platform/names";
 import { zPage } from "@/server/platform/pagination";
 import { CONTRACT_REJECTION_REASONS, SOURCE_REJECTION_CODES } from "./source.types";
 import { ZDescriptor } from "./descriptor-detection";
@@ -15,6 +16,9 @@ export const ZProductIntakeRequest = z
     auth: z.strictObject({ kind: z.literal("none") }),
     product_type: z.literal("hosted-app").optional(),
     input_type: z.literal("repository").optional(),
+    name: ZResourceName.optional().describe(
+      "Unique in the workspace, ignoring case (409 name_taken). Default: the repository's name (`shop`), or `shop-2`, `shop-3`... when taken",
+    ),
   })
   .meta({ id: "ProductIntakeRequest" });
 
@@ -27,14 +31,22 @@ export const ZSourceFreezeAccepted = z
   })
   .meta({ id: "SourceFreezeAccepted" });
 
+export const PRODUCT_STATUSES = ["building", "ready", "live", "failed"] as const;
+export type TProductStatus = (typeof PRODUCT_STATUSES)[number];
+
 export const ZProduct = z
   .object({
     id: zId("prod"),
     workspace_id: zWorkspaceId,
+    name: z.string().describe("Unique in the workspace, ignoring case"),
     type: z.literal("hosted-app"),
     input_revision_id: zId("rev"),
     repo_url: z.string(),
     ref: z.string(),
+    status: z
+      .enum(PRODUCT_STATUSES)
+      .describe("live: a deployment is active; otherwise from the latest source freeze: building (pending), ready (frozen), failed (rejected or failed)"),
+    last_activity_at: z.string().describe("The latest change of the product, its source freezes or its deployments"),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
+import { ZRenameRequest } from "@/server/platform/names";
 import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { workspaceIdProcedure, workspaceProcedure } from "@/server/trpc/procedures";
@@ -32,6 +33,12 @@ export const sourceRouter = router({
     .input(z.object({ prod: zId("prod") }))
     .output(ZProduct)
     .query(({ ctx, input }) => products.getProduct(ctx.workspace.workspaceId, input.prod)),
+
+  renameProduct: workspaceProcedure("developer")
+    .meta({ openapi: { method: "PATCH", path: "/v1/workspaces/{ws}/products/{prod}", tags, summary: "Rename a product (names are unique in the workspace, ignoring case: 409 name_taken)" } })
+    .input(ZRenameRequest.extend({ ws: zWorkspaceId, prod: zId("prod") }))
+    .output(ZProduct)
+    .mutation(({ ctx, input }) => products.renameProduct(caller(ctx), ctx.workspace.workspaceId, input.prod, input.name)),
 
   refreeze: workspaceProcedure("developer")
     .meta({ openapi: { method: "POST", path: "/v1/workspaces/{ws}/products/{prod}/source-freezes", tags, summary: "Freeze the product's repository again at a ref (a new revision)" }, successStatus: 202 })

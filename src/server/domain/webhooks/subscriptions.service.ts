@@ -7,6 +7,7 @@ import { env } from "@/server/platform/env";
 import { AppError, conflict, notFound } from "@/server/platform/errors";
 import { writeAudit } from "@/server/platform/audit";
 import { newId } from "@/server/platform/ids";
+import { assertNameFree, freeName, isNameRace, nameTaken } from "@/server/platform/names";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso, isoOrNull } from "@/server/platform/time";
 import { newWebhookSecret } from "./signing";
@@ -15,15 +16,23 @@ import type { TSubscription } from "./webhooks.contract";
 /** A subscription row without its sealed secrets (they are omitted from queries by default). */
 type TSubscriptionRow = Omit<EventSubscription, "secretSealed" | "previousSecretSealed">;
 
-export function toSubscription(s: TSubscriptionRow): TSubscription {
+export function toSubscription(s: TSubscriptionRow, lastDeliveryAt: Date | null = null): TSubscription {
   return {
-    id: s.id, workspace_id: s.workspaceId, url: s.url, description: s.description,
+    id: s.id, workspace_id: s.workspaceId, name: s.name, url: s.url, description: s.description,
     event_types: s.eventTypes as string[], status: s.status as TSubscription["status"],
     disabled_reason: s.disabledReason,
     secret_rotated_at: isoOrNull(s.secretRotatedAt),
     previous_secret_expires_at: previousSecretInEffect(s) ? iso(s.previousSecretExpiresAt!) : null,
+    last_activity_at: isoOrNull(lastDeliveryAt),
     created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
   };
+}
+
+/** When each subscription last had a delivery queued (one grouped query over the page). */
+async function lastDeliveries(ids: string[]): Promise<Map<string, Date | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db().webhookDelivery.groupBy({ by: ["subscriptionId"], where: { subscriptionId: { in: ids } }, _max: { createdAt: true } });
+  return new Map(rows.map((r) => [r.subscriptionId, r._max.createdAt]));
 }
 
 /** Default and longest overlap of a webhook secret rotation (Svix keeps the old secret 24 h). */
@@ -74,21 +83,60 @@ export function validateWebhookUrl(raw: string): string {
   return url.toString();
 }
 
+/**
+ * A new endpoint. Its name is unique in the workspace ignoring case (409
+ * name_taken); without one it is the description, else the URL's host
+ * (`hooks.example.com`, then `hooks.example.com-2`, ...).
+ */
 export async function createSubscription(
   caller: { userId: string },
   workspaceId: string,
-  input: { url: string; event_types: string[]; description?: string },
+  input: { url: string; event_types: string[]; description?: string; name?: string },
 ): Promise<TSubscription & { secret: string }> {
   const url = validateWebhookUrl(input.url);
-  const id = newId("wb");
-  const secret = newWebhookSecret();
-  const row = await db().eventSubscription.create({
-    data: {
-      id, workspaceId, url, description: input.description ?? null, eventTypes: [...new Set(input.event_types)],
-      secretSealed: seal(secret, `webhook:${id}`), status: "active", createdBy: caller.userId,
-    },
-  });
-  return { ...toSubscription(row), secret };
+  const explicit = input.name?.trim();
+  for (let attempt = 1; ; attempt++) {
+    const id = newId("wb");
+    const secret = newWebhookSecret();
+    try {
+      const row = await db().$transaction(async (tx) => {
+        if (explicit) await assertNameFree(tx, "event_subscriptions", workspaceId, explicit);
+        const name = explicit ?? (await freeName(tx, "event_subscriptions", workspaceId, input.description?.trim() || new URL(url).hostname));
+        return tx.eventSubscription.create({
+          data: {
+            id, workspaceId, name, url, description: input.description ?? null, eventTypes: [...new Set(input.event_types)],
+            secretSealed: seal(secret, `webhook:${id}`), status: "active", createdBy: caller.userId,
+          },
+        });
+      });
+      return { ...toSubscription(row), secret };
+    } catch (err) {
+      if (!isNameRace(err)) throw err;
+      if (explicit) throw nameTaken("event_subscriptions", explicit);
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
+/** PATCH: a new name (409 name_taken when another endpoint of the workspace has it, ignoring case). */
+export async function renameSubscription(caller: TCaller, workspaceId: string, id: string, rawName: string): Promise<TSubscription> {
+  const name = rawName.trim();
+  await db()
+    .$transaction(async (tx) => {
+      const row = await tx.eventSubscription.findUnique({ where: { id } });
+      if (!row || row.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
+      if (row.name === name) return;
+      await assertNameFree(tx, "event_subscriptions", workspaceId, name, id);
+      await tx.eventSubscription.update({ where: { id }, data: { name, updatedAt: new Date() } });
+      await writeAudit(tx, {
+        workspaceId, actor: { kind: "user", id: caller.userId }, action: "webhook.renamed",
+        target: { kind: "webhook", id }, correlationId: caller.correlationId, details: { from: row.name, to: name },
+      });
+    })
+    .catch((err: unknown) => {
+      throw isNameRace(err) ? nameTaken("event_subscriptions", name) : err;
+    });
+  return getSubscription(workspaceId, id);
 }
 
 async function findOwned(workspaceId: string, id: string): Promise<TSubscriptionRow> {
@@ -98,13 +146,15 @@ async function findOwned(workspaceId: string, id: string): Promise<TSubscription
 }
 
 export async function getSubscription(workspaceId: string, id: string): Promise<TSubscription> {
-  return toSubscription(await findOwned(workspaceId, id));
+  const row = await findOwned(workspaceId, id);
+  return toSubscription(row, (await lastDeliveries([id])).get(id) ?? null);
 }
 
 export async function listSubscriptions(workspaceId: string, q: TListQuery): Promise<TPage<TSubscription>> {
   const args = keysetArgs(q);
   const rows = await db().eventSubscription.findMany({ ...args, where: { ...args.where, workspaceId } });
-  return toPage(rows, q, toSubscription);
+  const last = await lastDeliveries(rows.slice(0, q.limit).map((r) => r.id));
+  return toPage(rows, q, (r) => toSubscription(r, last.get(r.id) ?? null));
 }
 
 export async function deleteSubscription(workspaceId: string, id: string): Promise<void> {

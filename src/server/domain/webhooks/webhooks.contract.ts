@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { EVENT_TYPE_NAMES } from "@/server/platform/outbox";
+import { ZResourceName } from "@/server/platform/names";
 import { zPage } from "@/server/platform/pagination";
 
 /**
@@ -13,12 +14,16 @@ export const ZSubscriptionCreate = z.strictObject({
   url: z.string().min(1).max(2048),
   event_types: z.array(ZEventTypeFilter).min(1).max(50),
   description: z.string().max(256).optional(),
+  name: ZResourceName.optional().describe(
+    "Unique in the workspace, ignoring case (409 name_taken). Default: the description, else the URL's host (with -2, -3... when taken)",
+  ),
 });
 
 export const ZSubscription = z
   .object({
     id: zId("wb"),
     workspace_id: zWorkspaceId,
+    name: z.string().describe("Unique in the workspace, ignoring case"),
     url: z.string(),
     description: z.string().nullable(),
     event_types: z.array(z.string()),
@@ -29,6 +34,7 @@ export const ZSubscription = z
       .string()
       .nullable()
       .describe("During a rotation's overlap: until when deliveries also carry a signature made with the previous secret. Null when only the current secret signs (the current secret does not expire)."),
+    last_activity_at: z.string().nullable().describe("When a delivery to this endpoint was last queued (null: never)"),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
+import { ZRenameRequest } from "@/server/platform/names";
 import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { workspaceProcedure } from "@/server/trpc/procedures";
@@ -34,6 +35,13 @@ export const webhooksRouter = router({
     .input(z.object({ wb: zId("wb") }))
     .output(ZSubscription)
     .query(({ ctx, input }) => subs.getSubscription(ctx.workspace.workspaceId, input.wb)),
+
+  rename: workspaceProcedure("admin")
+    .meta({ openapi: { method: "PATCH", path: `${base}/{wb}`, tags, summary: "Rename a webhook endpoint (names are unique in the workspace, ignoring case: 409 name_taken)" } })
+    .input(ZRenameRequest.extend({ ws: zWorkspaceId, wb: zId("wb") }))
+    .output(ZSubscription)
+    .mutation(({ ctx, input }) =>
+      subs.renameSubscription({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.wb, input.name)),
 
   delete: workspaceProcedure("admin")
     .meta({ openapi: { method: "DELETE", path: `${base}/{wb}`, tags, summary: "Delete a webhook endpoint" }, successStatus: 204 })
