@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { Domain, Prisma } from "@/generated/prisma/client";
-import { db } from "@/server/platform/db/client";
+import type { Domain } from "@/generated/prisma/client";
+import { db, type TDb, type TTx } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -51,18 +52,19 @@ const invalid = (path: string, message: string) => new AppError("validation_fail
 
 export async function listDomains(workspaceId: string, q: Parameters<typeof keysetArgs>[0] & { product_id?: string }): Promise<TPage<TDomain>> {
   const args = keysetArgs(q);
-  const rows = await db().domain.findMany({ ...args, where: { ...args.where, workspaceId, ...(q.product_id ? { productId: q.product_id } : {}) } });
+  const rows = await scopedDb(workspaceId).domain.findMany({ ...args, where: { ...args.where, ...(q.product_id ? { productId: q.product_id } : {}) } });
   return toPage(rows, q, toDomain);
 }
 
-async function load(workspaceId: string, id: string, tx: Prisma.TransactionClient | ReturnType<typeof db> = db()): Promise<Domain> {
+/** A domain of the workspace whose (scoped) client `tx` is. */
+async function load(tx: TDb | TTx, id: string): Promise<Domain> {
   const d = await tx.domain.findUnique({ where: { id } });
-  if (!d || d.workspaceId !== workspaceId) throw notFound(`Domain ${id}`);
+  if (!d) throw notFound(`Domain ${id}`);
   return d;
 }
 
 export async function getDomain(workspaceId: string, id: string): Promise<TDomain> {
-  return toDomain(await load(workspaceId, id));
+  return toDomain(await load(scopedDb(workspaceId), id));
 }
 
 export async function createDomain(
@@ -71,15 +73,15 @@ export async function createDomain(
   const e = env();
   const host = normalizeHostname(input.hostname, { surfaceDomain: e.CAPSTAN_SURFACE_DOMAIN, reservedHosts: [new URL(e.CAPSTAN_PUBLIC_URL).hostname] });
   if (!host.ok) throw invalid("/hostname", host.message);
-  const product = await db().product.findUnique({ where: { id: input.product_id }, select: { workspaceId: true } });
-  if (!product || product.workspaceId !== workspaceId) throw invalid("/product_id", `is not a product of workspace ${workspaceId}`);
+  const product = await scopedDb(workspaceId).product.findUnique({ where: { id: input.product_id }, select: { id: true } });
+  if (!product) throw invalid("/product_id", `is not a product of workspace ${workspaceId}`);
   try {
-    return await db().$transaction(async (tx) => {
+    return await scopedDb(workspaceId).$transaction(async (tx) => {
       // One writer per workspace at a time: the count below cannot be raced past the plan's limit.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"domains:" + workspaceId}, 0))`;
-      const plan = ((await tx.plan.findUnique({ where: { workspaceId }, select: { plan: true } }))?.plan ?? "free") as TPlanName;
+      const plan = ((await tx.plan.findFirst({ select: { plan: true } }))?.plan ?? "free") as TPlanName;
       const limit = DOMAIN_LIMITS[plan] ?? DOMAIN_LIMITS.free;
-      const held = await tx.domain.count({ where: { workspaceId } });
+      const held = await tx.domain.count();
       if (held >= limit) {
         throw new AppError("validation_failed", `The ${plan} plan allows ${limit} custom domains and this workspace has ${held}; delete one or change the plan.`, {
           reason: "domain_limit_exceeded", extensions: { limit, plan },
@@ -108,8 +110,8 @@ export async function createDomain(
 }
 
 export async function deleteDomain(caller: TCaller, workspaceId: string, id: string): Promise<void> {
-  const gone = await db().$transaction(async (tx) => {
-    const d = await load(workspaceId, id, tx);
+  const gone = await scopedDb(workspaceId).$transaction(async (tx) => {
+    const d = await load(tx, id);
     const deleted = await tx.domain.deleteMany({ where: { id } });
     if (deleted.count === 0) throw notFound(`Domain ${id}`);
     await emitEvent(tx, {
@@ -134,14 +136,14 @@ function tooSoon(message: string, retryAfterMs: number, reason: string): AppErro
  */
 export async function requestVerification(caller: TCaller, workspaceId: string, id: string): Promise<TDomain> {
   const e = env();
-  return db().$transaction(async (tx) => {
+  return scopedDb(workspaceId).$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"domain-verify:" + workspaceId}, 0))`;
-    const d = await load(workspaceId, id, tx);
+    const d = await load(tx, id);
     const now = Date.now();
     const since = new Date(now - 3_600_000);
-    const forHost = await tx.domainVerifyRequest.findMany({
-      where: { hostname: d.hostname, requestedAt: { gt: since } }, orderBy: { requestedAt: "asc" }, select: { requestedAt: true },
-    });
+    // Deliberately across workspaces (raw SQL is not scoped): a hostname's budget survives moving it to another workspace.
+    const forHost = await tx.$queryRaw<Array<{ requestedAt: Date }>>`
+      SELECT requested_at AS "requestedAt" FROM domain_verify_requests WHERE hostname = ${d.hostname} AND requested_at > ${since} ORDER BY requested_at ASC`;
     const last = forHost[forHost.length - 1];
     const interval = e.CAPSTAN_DOMAIN_VERIFY_INTERVAL_SECONDS * 1000;
     if (last && now - last.requestedAt.getTime() < interval) {
@@ -151,7 +153,7 @@ export async function requestVerification(caller: TCaller, workspaceId: string, 
       throw tooSoon(`${d.hostname} was sent for verification ${forHost.length} times in the last hour (the limit).`, forHost[0]!.requestedAt.getTime() + 3_600_000 - now, "domain_verify_budget_exhausted");
     }
     const forWorkspace = await tx.domainVerifyRequest.findMany({
-      where: { workspaceId, requestedAt: { gt: since } }, orderBy: { requestedAt: "asc" }, take: e.CAPSTAN_DOMAIN_VERIFY_PER_WORKSPACE_HOUR, select: { requestedAt: true },
+      where: { requestedAt: { gt: since } }, orderBy: { requestedAt: "asc" }, take: e.CAPSTAN_DOMAIN_VERIFY_PER_WORKSPACE_HOUR, select: { requestedAt: true },
     });
     if (forWorkspace.length >= e.CAPSTAN_DOMAIN_VERIFY_PER_WORKSPACE_HOUR) {
       throw tooSoon(`This workspace sent ${forWorkspace.length} verifications in the last hour (the limit).`, forWorkspace[0]!.requestedAt.getTime() + 3_600_000 - now, "domain_verify_budget_exhausted");
