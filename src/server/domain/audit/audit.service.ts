@@ -1,6 +1,6 @@
 import type { AuditRecord, OutboxEvent, Prisma } from "@/generated/prisma/client";
 import { verifyAuditChain, type TAuditAction } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { likeLiteral } from "@/server/platform/like";
 import { AppError, notFound } from "@/server/platform/errors";
 import { eventSchemaUrl } from "@/server/platform/outbox";
@@ -61,7 +61,6 @@ export async function listAuditRecords(workspaceId: string, role: TRole, q: TAud
   const page = keysetArgs(q);
   const where: Prisma.AuditRecordWhereInput = {
     AND: [
-      { workspaceId },
       visibilityWhere(role),
       page.where,
       q.action ? { action: q.action } : {},
@@ -71,13 +70,13 @@ export async function listAuditRecords(workspaceId: string, role: TRole, q: TAud
       since || until ? { createdAt: { ...(since ? { gte: since } : {}), ...(until ? { lt: until } : {}) } } : {},
     ],
   };
-  const rows = await db().auditRecord.findMany({ where, orderBy: page.orderBy, take: page.take });
+  const rows = await scopedDb(workspaceId).auditRecord.findMany({ where, orderBy: page.orderBy, take: page.take });
   return toPage(rows, q, toAuditRecord);
 }
 
 /** One record of the workspace; invisible to `role` or of another workspace: 404. */
 export async function getAuditRecord(workspaceId: string, role: TRole, id: string): Promise<TAuditRecord> {
-  const row = await db().auditRecord.findFirst({ where: { id, workspaceId } });
+  const row = await scopedDb(workspaceId).auditRecord.findUnique({ where: { id } });
   if (!row || !canSeeAction(role, row.action)) throw notFound(`Audit record ${id}`);
   return toAuditRecord(row);
 }
@@ -109,8 +108,8 @@ export function toEventHeader(e: Omit<OutboxEvent, "data">): TEventHeader {
  * resource. At most CORRELATION_EVENTS_MAX events are returned.
  */
 export async function listCorrelationEvents(workspaceId: string, correlationId: string): Promise<TCorrelationEvents> {
-  const rows = await db().outboxEvent.findMany({
-    where: { workspaceId, correlationId },
+  const rows = await scopedDb(workspaceId).outboxEvent.findMany({
+    where: { correlationId },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take: CORRELATION_EVENTS_MAX,
     omit: { data: true },

@@ -1,6 +1,6 @@
 import type { CapabilityInvocation } from "@/generated/prisma/client";
 import { toWire } from "@/server/domain/billing/money";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { notFound } from "@/server/platform/errors";
 import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
 import { iso, isoOrNull } from "@/server/platform/time";
@@ -28,10 +28,10 @@ function toView(r: CapabilityInvocation): TCapabilityInvocation {
 
 export async function listInvocations(workspaceId: string, q: z.infer<typeof ZInvocationListQuery>): Promise<TPage<TCapabilityInvocation>> {
   const args = keysetArgs(q);
-  const rows = await db().capabilityInvocation.findMany({
+  const rows = await scopedDb(workspaceId).capabilityInvocation.findMany({
     ...args,
     where: {
-      ...args.where, workspaceId,
+      ...args.where,
       ...(q.product_id ? { productId: q.product_id } : {}),
       ...(q.outcome ? { outcome: q.outcome } : {}),
       ...(q.capability ? { capability: q.capability } : {}),
@@ -41,7 +41,7 @@ export async function listInvocations(workspaceId: string, q: z.infer<typeof ZIn
 }
 
 export async function getInvocation(workspaceId: string, id: string): Promise<TCapabilityInvocation> {
-  const r = await db().capabilityInvocation.findUnique({ where: { id } });
-  if (!r || r.workspaceId !== workspaceId) throw notFound(`Capability invocation ${id}`);
+  const r = await scopedDb(workspaceId).capabilityInvocation.findUnique({ where: { id } });
+  if (!r) throw notFound(`Capability invocation ${id}`);
   return toView(r);
 }

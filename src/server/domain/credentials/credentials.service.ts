@@ -4,6 +4,7 @@ import { writeAudit } from "@/server/platform/audit";
 import { currentKekId, seal, unseal } from "@/server/platform/crypto";
 import { bumpVersion } from "@/server/platform/change-signals";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId, PLATFORM_WORKSPACE_ID } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
@@ -54,7 +55,7 @@ export async function createCredential(caller: TCaller, workspaceId: string, inp
   }
   const id = newId("cred");
   const ownerKind = ownerKindOf(workspaceId);
-  const created = await db().$transaction(async (tx) => {
+  const created = await scopedDb(workspaceId).$transaction(async (tx) => {
     const row = await tx.credential.create({
       data: {
         id, workspaceId, ownerKind, provider: input.provider, capability: input.capability,
@@ -82,8 +83,8 @@ export async function createCredential(caller: TCaller, workspaceId: string, inp
 }
 
 async function findOwned(workspaceId: string, id: string) {
-  const row = await db().credential.findUnique({ where: { id } });
-  if (!row || row.workspaceId !== workspaceId) throw notFound(`Credential ${id}`);
+  const row = await scopedDb(workspaceId).credential.findUnique({ where: { id } });
+  if (!row) throw notFound(`Credential ${id}`);
   return row;
 }
 
@@ -97,13 +98,13 @@ export async function getCredential(workspaceId: string, id: string): Promise<TC
  */
 export async function listCredentials(workspaceId: string, q: TCredentialListQuery): Promise<TPage<TCredential>> {
   const args = keysetArgs(q);
-  let scope: Prisma.CredentialWhereInput;
   if (q.owner_kind === "platform" && workspaceId !== PLATFORM_WORKSPACE_ID) {
-    scope = { workspaceId: PLATFORM_WORKSPACE_ID, capability: { in: PLATFORM_OWNED_CAPABILITIES }, revokedAt: null };
-  } else {
-    scope = { workspaceId, ...(q.owner_kind ? { ownerKind: q.owner_kind } : {}) };
+    // The platform's bindable credentials, metadata only: read in ws_platform's scope, not the caller's.
+    const filter: Prisma.CredentialWhereInput = { capability: { in: PLATFORM_OWNED_CAPABILITIES }, revokedAt: null };
+    const rows = await scopedDb(PLATFORM_WORKSPACE_ID).credential.findMany({ ...args, where: { AND: [args.where, filter] } });
+    return toPage(rows, q, toCredential);
   }
-  const rows = await db().credential.findMany({ ...args, where: { AND: [args.where, scope] } });
+  const rows = await scopedDb(workspaceId).credential.findMany({ ...args, where: { AND: [args.where, q.owner_kind ? { ownerKind: q.owner_kind } : {}] } });
   return toPage(rows, q, toCredential);
 }
 
@@ -114,6 +115,7 @@ export async function listCredentials(workspaceId: string, q: TCredentialListQue
  */
 export async function revokeCredential(caller: TCaller, workspaceId: string, id: string): Promise<TCredential> {
   await findOwned(workspaceId, id);
+  // Not scoped: the bindings using a platform credential belong to other workspaces, and they are revoked with it.
   const revoked = await db().$transaction(async (tx) => {
     const now = new Date();
     const changed = await tx.credential.updateMany({
