@@ -104,6 +104,7 @@ const svc = await createServiceIdentity(caller, workspaceScope(ws.id), { name: "
 const { access_token: token } = await clientCredentialsGrant(svc.id, svc.client_secret);
 
 // The Bridge behind plain node:http (as a Next route handler it is the same function).
+// eslint-disable-next-line @typescript-eslint/no-misused-promises -- a bench harness: a failure ends the run
 const server = http.createServer(async (req, res) => {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -145,7 +146,7 @@ async function scenario(name: string, urlPath: string, body: unknown) {
         },
       },
     ],
-  } as never);
+  });
   non2xx = (result as { non2xx: number }).non2xx;
   const r = result as unknown as { requests: { average: number }; latency: { p50: number; p99: number }; requests_total?: number };
   const out = {

@@ -1,7 +1,7 @@
 /**
  * Writes the OpenAPI document the code produces (what /v1/openapi.json
  * serves, with a fixed server URL) to the path given, or to stdout.
- * `npx tsx scripts/openapi-dump.ts /tmp/openapi.json`
+ * `npx tsx --conditions=react-server scripts/openapi-dump.ts /tmp/openapi.json`
  */
 import { writeFileSync } from "node:fs";
 import { buildOpenApiDocument } from "@/server/http/openapi";

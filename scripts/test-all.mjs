@@ -163,7 +163,7 @@ const steps = {
   lint: () => single("npx", ["eslint", "."]),
   async openapi() {
     const parts = [];
-    for (const check of ["lint", "client-check", "breaking"]) parts.push(await single("npx", ["tsx", "scripts/openapi.ts", check]));
+    for (const check of ["lint", "client-check", "breaking"]) parts.push(await single("npx", ["tsx", "--conditions=react-server", "scripts/openapi.ts", check]));
     return parts.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: 0 }), { passed: 0, failed: 0, skipped: 0 });
   },
   unit: () => vitest("unit"),

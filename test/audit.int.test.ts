@@ -153,7 +153,7 @@ async function listAll(token: string, q: TQuery & { limit?: number; order?: "asc
   throw new Error("more than 100 pages");
 }
 
-const tokenOf = (role: string) => ({ owner, admin, developer, viewer })[role as "owner"]!.token;
+const tokenOf = (role: string) => ({ owner, admin, developer, viewer })[role as "owner"].token;
 
 describe("GET /v1/workspaces/{ws}/audit-records filters", () => {
   const cases: Array<[string, () => TQuery]> = [

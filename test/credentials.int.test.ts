@@ -521,7 +521,7 @@ describe("THE SECRET TEST: a credential secret never leaves its request", () => 
         const done = rest.find((x) => typeof x === "function") as (() => void) | undefined;
         done?.();
         return true;
-      }) as typeof stream.write;
+      });
       restore.push(() => {
         stream.write = original;
       });

@@ -86,8 +86,8 @@ describe("the reconciler", () => {
       cwd: path.resolve(import.meta.dirname, ".."), env: { ...process.env, CAPSTAN_WORKERS: "0" }, stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
-    worker.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-    worker.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+    worker.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    worker.stderr.on("data", (c: Buffer) => (out += c.toString()));
     await waitFor("the other process to apply the deployment", async () => /applied 1/.test(out), 60_000);
     const d = must(await get(`/deployments/${created.id}`), 200, "dep");
     expect(d.status, out).toBe("active");

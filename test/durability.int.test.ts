@@ -253,8 +253,8 @@ describe("npm run worker", () => {
       cwd: root, env: { ...process.env, LOG_LEVEL: "info", CAPSTAN_SHUTDOWN_GRACE_MS: String(GRACE_MS) }, stdio: ["ignore", "pipe", "pipe"],
     });
     const output: string[] = [];
-    child.stdout!.on("data", (c: Buffer) => output.push(c.toString()));
-    child.stderr!.on("data", (c: Buffer) => output.push(c.toString()));
+    child.stdout.on("data", (c: Buffer) => output.push(c.toString()));
+    child.stderr.on("data", (c: Buffer) => output.push(c.toString()));
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
     try {
       await until("the worker process started", () => output.join("").includes("worker.process_started"), 60_000);

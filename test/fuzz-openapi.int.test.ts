@@ -152,11 +152,11 @@ function plausible(schema: TJson | undefined, name = ""): fc.Arbitrary<unknown> 
 function corrupt(value: unknown): fc.Arbitrary<unknown> {
   const bad = fc.oneof(hostileString, hostileNumber, wrongType);
   if (!value || typeof value !== "object") return bad;
-  const keys = Object.keys(value as object);
+  const keys = Object.keys(value);
   return fc.oneof(
     bad,
-    fc.tuple(fc.constantFrom(...(keys.length ? keys : ["extra"])), bad).map(([k, v]) => (Array.isArray(value) ? [...value, v] : { ...(value as object), [k]: v })),
-    fc.tuple(hostileString, fc.jsonValue({ maxDepth: 1 })).map(([k, v]) => ({ ...(value as object), [k]: v })),
+    fc.tuple(fc.constantFrom(...(keys.length ? keys : ["extra"])), bad).map(([k, v]) => (Array.isArray(value) ? [...value, v] : { ...(value), [k]: v })),
+    fc.tuple(hostileString, fc.jsonValue({ maxDepth: 1 })).map(([k, v]) => ({ ...(value), [k]: v })),
   );
 }
 

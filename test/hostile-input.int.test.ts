@@ -182,12 +182,12 @@ describe("an unexpected failure", () => {
     const original = process.stderr.write.bind(process.stderr);
     vi.spyOn(process.stderr, "write").mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
       lines.push(String(chunk));
-      return original(chunk as string, ...(rest as []));
-    }) as typeof process.stderr.write);
+      return original(chunk, ...(rest as []));
+    }));
     vi.spyOn(process.stdout, "write").mockImplementation(((chunk: string | Uint8Array) => {
       lines.push(String(chunk));
       return true;
-    }) as typeof process.stdout.write);
+    }));
     const correlationId = newId("evt");
     const r = await api("POST", "/v1/workspaces", { token: u.token, body: { name: "fails" }, headers: { "x-correlation-id": correlationId } });
     expect(r.status, r.text).toBe(500);

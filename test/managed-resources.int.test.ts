@@ -70,8 +70,8 @@ beforeAll(async () => {
     stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       logLines.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
       return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof stream.write;
-    restoreWrites.push(() => (stream.write = original as typeof stream.write));
+    });
+    restoreWrites.push(() => (stream.write = original));
   }
   await bootBridgeApp();
   owner = await makeUser();
@@ -448,7 +448,7 @@ describe("bad input", () => {
 
   it("refuses postgres clearly when Capstan has no PostgreSQL server to manage (embedded PGlite)", async () => {
     const saved = { url: process.env.DATABASE_URL, managed: process.env.CAPSTAN_MANAGED_POSTGRES_URL };
-    await db(); // opened already: only the managed-server setting is looked at below
+    db(); // opened already: only the managed-server setting is looked at below
     delete process.env.DATABASE_URL;
     delete process.env.CAPSTAN_MANAGED_POSTGRES_URL;
     resetEnvCache();

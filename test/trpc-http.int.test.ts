@@ -81,7 +81,7 @@ describe("tRPC over HTTP answers the REST status for expected errors", () => {
     const cases: { label: string; trpc: () => Promise<unknown>; rest: () => ReturnType<typeof api>; status: number }[] = [
       {
         label: "forbidden", status: 403,
-        trpc: () => client(stranger.token).workspaces.get.query({ ws } as never),
+        trpc: () => client(stranger.token).workspaces.get.query({ ws }),
         rest: () => api("GET", `/v1/workspaces/${ws}`, { token: stranger.token }),
       },
       {

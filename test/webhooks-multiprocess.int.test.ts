@@ -152,8 +152,8 @@ function spawnWorker(extraEnv: Record<string, string> = {}): TWorker {
     },
   });
   const w: TWorker = { name, child, output: [], exited: new Promise((resolve) => child.once("exit", () => resolve())) };
-  child.stdout!.on("data", (c: Buffer) => w.output.push(c.toString()));
-  child.stderr!.on("data", (c: Buffer) => w.output.push(c.toString()));
+  child.stdout.on("data", (c: Buffer) => w.output.push(c.toString()));
+  child.stderr.on("data", (c: Buffer) => w.output.push(c.toString()));
   workers.push(w);
   return w;
 }

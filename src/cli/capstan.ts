@@ -37,10 +37,10 @@ async function main(argv: string[]): Promise<number> {
     case "token": {
       const { values } = parseArgs({ args: rest, options: { email: { type: "string" }, ttl: { type: "string", default: "1h" }, name: { type: "string", default: "cli" } } });
       if (!values.email) throw new Error("--email is required");
-      const ttlSeconds = parseTtl(values.ttl!);
+      const ttlSeconds = parseTtl(values.ttl);
       if (!env().DATABASE_URL) {
         // A running embedded server owns the database: ask it over its socket.
-        const res = await callOperatorSocket({ cmd: "token", email: values.email, ttl_seconds: ttlSeconds, name: values.name! });
+        const res = await callOperatorSocket({ cmd: "token", email: values.email, ttl_seconds: ttlSeconds, name: values.name });
         if (res) return printOperator(res);
       }
       await getDb();
@@ -54,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "rotate-signing-key": {
       const { values } = parseArgs({ args: rest, options: { emergency: { type: "boolean", default: false }, reason: { type: "string" } } });
-      const opts = { emergency: values.emergency!, reason: values.reason };
+      const opts = { emergency: values.emergency, reason: values.reason };
       if (!env().DATABASE_URL) {
         const res = await callOperatorSocket({ cmd: "rotate-signing-key", ...opts });
         if (res) return printOperator(res);

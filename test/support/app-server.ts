@@ -6,7 +6,7 @@
  * to handleBridge, POST /v1/oauth/token to handleOAuthToken, GET /readyz, the three
  * /.well-known documents to their handlers, everything else under /v1 to the
  * REST boundary; surface traffic goes through the custom server's fast path. Run with
- * `node --import tsx test/support/app-server.ts`; configuration comes
+ * `node --conditions=react-server --import tsx test/support/app-server.ts` (the HTTP handlers import `server-only`); configuration comes
  * from the environment exactly as for the app (DATABASE_URL,
  * CAPSTAN_MASTER_KEY, CAPSTAN_DATA_DIR, CAPSTAN_PUBLIC_URL, ...); PORT picks
  * the port (0 = any free port). Prints "listening <port>" on stdout once it
@@ -41,7 +41,7 @@ function toRequest(req: http.IncomingMessage, origin: string): Request {
     body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
     // Node's fetch needs this for a streamed request body.
     ...(hasBody ? { duplex: "half" } : {}),
-  } as RequestInit);
+  });
 }
 
 async function send(res: http.ServerResponse, response: Response): Promise<void> {

@@ -112,7 +112,7 @@ const ENV_FALLBACK = {
 function safeInject(key: keyof typeof ENV_FALLBACK): string | undefined {
   let value: string | undefined;
   try {
-    value = inject(key) as string | undefined;
+    value = inject(key);
   } catch {
     value = undefined;
   }

@@ -19,7 +19,10 @@ export async function startDnsServer(port = 0): Promise<TDnsServer> {
     handle: (request, send) => {
       const response = Packet.createResponseFromRequest(request);
       const [q] = request.questions;
-      if (!q) return send(response);
+      if (!q) {
+        void send(response);
+        return;
+      }
       const name = q.name.toLowerCase();
       queries.push(`${name} ${q.type}`);
       if (silent.has(name)) return;
@@ -38,7 +41,7 @@ export async function startDnsServer(port = 0): Promise<TDnsServer> {
       } else if (q.type === Packet.TYPE.AAAA) {
         for (const address of rec.AAAA ?? []) answers.push({ ...base, type: Packet.TYPE.AAAA, address });
       }
-      send(response);
+      void send(response);
     },
   });
   await server.listen({ udp: { port, address: "127.0.0.1" } });

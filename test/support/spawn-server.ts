@@ -13,7 +13,7 @@ const SERVER = path.join(ROOT, "test", "support", "app-server.ts");
 
 export function startServer(extraEnv: Record<string, string> = {}, timeoutMs = 90_000): Promise<TServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", SERVER], {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", SERVER], {
       cwd: ROOT,
       env: { ...process.env, PORT: "0", CAPSTAN_WORKERS: "0", LOG_LEVEL: "warn", ...extraEnv },
       stdio: ["ignore", "pipe", "pipe"],
@@ -21,7 +21,7 @@ export function startServer(extraEnv: Record<string, string> = {}, timeoutMs = 9
     const server: TServer = { child, port: 0, output: [] };
     const timer = setTimeout(() => reject(new Error(`app-server did not start in time:\n${server.output.join("")}`)), timeoutMs);
     let buffer = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       const text = chunk.toString();
       server.output.push(text);
       buffer += text;
@@ -32,7 +32,7 @@ export function startServer(extraEnv: Record<string, string> = {}, timeoutMs = 9
         resolve(server);
       }
     });
-    child.stderr!.on("data", (chunk: Buffer) => server.output.push(chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => server.output.push(chunk.toString()));
     child.on("exit", (code, signal) => {
       if (!server.port) {
         clearTimeout(timer);

@@ -98,7 +98,7 @@ function buildConfig(cap: TCapabilityId, f: Record<string, string>, extra: { api
   }
   if (cap === "ai.generate" && extra.apiStyle) out.api_style = extra.apiStyle;
   if (cap === "email.send" && out.host) out.secure = extra.secure;
-  return Object.keys(out).length ? (out as TProviderConfig) : undefined;
+  return Object.keys(out).length ? (out) : undefined;
 }
 
 function FieldInput({ id, field, value, onChange }: { id: string; field: TField; value: string; onChange: (v: string) => void }) {

@@ -150,9 +150,9 @@ export function EvidenceBlock({ ws, title, evidence, preview = true, emptyText =
             >
               {shown.data.text}
             </pre>
-            {shown.data.shownBytes < evidence!.size_bytes ? (
+            {shown.data.shownBytes < evidence.size_bytes ? (
               <p className="text-xs text-slate-500">
-                The first {formatBytes(shown.data.shownBytes)} of {formatBytes(evidence!.size_bytes)}; download it for the rest.
+                The first {formatBytes(shown.data.shownBytes)} of {formatBytes(evidence.size_bytes)}; download it for the rest.
               </p>
             ) : null}
           </>

@@ -42,7 +42,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl?: string
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4">
+    <form onSubmit={(e) => void submit(e)} className="space-y-4">
       {error ? <Alert tone="danger">{error}</Alert> : null}
       <div className="space-y-1.5">
         <Label htmlFor="email">Email</Label>

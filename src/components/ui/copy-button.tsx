@@ -26,7 +26,7 @@ export function CopyButton({ value, label = "Copy", ...props }: Omit<TButtonProp
   }
 
   return (
-    <Button variant="secondary" onClick={copy} {...props}>
+    <Button variant="secondary" onClick={() => void copy()} {...props}>
       {state === "copied" ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
       <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Copy failed: select and copy" : label}</span>
     </Button>

@@ -20,7 +20,7 @@ type TWsOnlyInput = inferRouterInputs<AppRouter>["workspaces"]["get"];
  * with `{ ws }` no object literal type-checks, so we cast here, once.
  */
 export function wsOnly(ws: string): TWsOnlyInput {
-  return { ws } as unknown as TWsOnlyInput;
+  return { ws };
 }
 
 /** What the console shows of a failure: the server's problem document (RFC 9457), or a stand-in. */
@@ -54,7 +54,7 @@ export function problemOf(error: unknown): TProblemView | null {
       correlation_id: problem.correlation_id,
     };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   return { title: "Request failed", detail: message || "The request failed. Check your connection and try again." };
 }
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { getServerSession } from "next-auth";
 import { authOptions } from "@/server/auth/options";
 import type { TPrincipal } from "@/server/trpc/context";

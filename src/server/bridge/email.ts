@@ -3,6 +3,7 @@ import type { TUsage } from "./bridge.contract";
 import { bindingSecret, candidateBindings, withFallback, type TAudits } from "./bindings";
 import { Deny } from "./errors";
 import { smtpSend } from "./providers/smtp";
+import { fieldText } from "@/server/platform/body";
 
 /**
  * email.send: contract scope (from address, recipient domains, recipient
@@ -21,7 +22,7 @@ export type TEmailPlan = {
 };
 
 export function messageBytes(body: Record<string, unknown>): number {
-  return ["subject", "text", "html"].reduce((n, k) => n + Buffer.byteLength(String(body[k] ?? "")), 0);
+  return ["subject", "text", "html"].reduce((n, k) => n + Buffer.byteLength(fieldText(body[k])), 0);
 }
 
 /** The first recipient whose domain is not in `domains` (`*` allows any), or undefined. */

@@ -2,6 +2,7 @@ import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TUsage } from "./bridge.contract";
 import { Deny } from "./pipeline";
 import { KvError, kvDelete, kvGet, kvIncrement, kvList, kvSet, type TKvTarget } from "./providers/kv";
+import { fieldText } from "@/server/platform/body";
 
 type TKvScope = { prefix: string; max_value_bytes: number; max_keys: number };
 
@@ -43,7 +44,7 @@ export async function runKv(
       case "delete":
         return done({ key: body.key, deleted: await kvDelete(target, body.key as string) });
       case "list": {
-        const after = body.cursor ? Buffer.from(String(body.cursor), "base64url").toString("utf8") : undefined;
+        const after = body.cursor ? Buffer.from(fieldText(body.cursor), "base64url").toString("utf8") : undefined;
         return done(await kvList(target, body.prefix as string, body.limit as number, after));
       }
       case "increment":

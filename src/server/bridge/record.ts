@@ -75,7 +75,7 @@ let draining = false;
 
 function recordAudited(r: TRecord): Promise<void> {
   return new Promise((resolve, reject) => {
-    audited.push({ r, done: (err) => (err === undefined ? resolve() : reject(err)) });
+    audited.push({ r, done: (err) => (err === undefined ? resolve() : reject(err instanceof Error ? err : new Error("record failed", { cause: err }))) });
     if (!draining) void drainAudited();
   });
 }
@@ -115,7 +115,7 @@ async function writeAudited(tx: Prisma.TransactionClient, r: TRecord): Promise<v
       capability: r.capability, action: r.action, outcome: r.outcome, reason: r.reason, provider: r.provider,
       bindingId: r.bindingId, fallbackUsed: r.fallbackUsed, usageUnits: r.usage.units, usageUnit: r.usage.unit,
       requestSummary: { ...r.requestSummary, request: r.request } as Prisma.InputJsonValue,
-      outputSummary: (r.outputSummary ?? undefined) as Prisma.InputJsonValue | undefined,
+      outputSummary: (r.outputSummary ?? undefined),
       correlationId: r.correlationId, latencyMs: r.latencyMs, overheadMs: r.overheadMs,
       requestedAt: r.requestedAt, finishedAt: r.finishedAt,
       chargeMicros: r.charge?.micros ?? null, chargeCurrency: r.charge?.currency ?? null, rateCardVersionId: r.charge?.rateCardVersionId ?? null,

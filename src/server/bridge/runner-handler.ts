@@ -7,7 +7,7 @@ import { AppError, problemResponse, zodIssuesToErrors } from "@/server/platform/
 import { isId, newId, zId } from "@/server/platform/ids";
 import { invalidToken, verifyToken } from "@/server/platform/jwt";
 import { iso } from "@/server/platform/time";
-import { BRIDGE_ACTIONS, type TBridgeCapability } from "./bridge.contract";
+import { BRIDGE_ACTIONS } from "./bridge.contract";
 import { invoke } from "./pipeline";
 
 /**
@@ -56,7 +56,7 @@ export async function handleRunnerInvocation(req: Request, opts: { deploymentId?
     if (!body.success) {
       throw new AppError("validation_failed", "The request body does not match the schema", { errors: zodIssuesToErrors(body.error.issues) });
     }
-    const schemas = BRIDGE_ACTIONS[body.data.capability as TBridgeCapability] as Record<string, z.ZodType | null>;
+    const schemas = BRIDGE_ACTIONS[body.data.capability] as Record<string, z.ZodType | null>;
     if (!(body.data.action in schemas)) {
       throw new AppError("validation_failed", `${body.data.capability} has no action ${body.data.action}`, {
         errors: [{ path: "/action", message: "unknown action for this capability" }],

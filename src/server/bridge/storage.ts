@@ -8,6 +8,7 @@ import type { TUsage } from "./bridge.contract";
 import { bindingSecret, candidateBindings, providerOrder, type TAudits } from "./bindings";
 import { Deny, ProviderError } from "./errors";
 import { ObjectTooLarge, s3Storage } from "./providers/s3";
+import { fieldText } from "@/server/platform/body";
 
 /**
  * storage.object. Provider `platform` is the platform blob store (no binding:
@@ -37,7 +38,7 @@ export type TStoragePlan = {
 };
 
 export function objectBytes(action: string, body: Record<string, unknown>): number {
-  return action === "write" ? Buffer.from(String(body.content_base64 ?? ""), "base64").length : 0;
+  return action === "write" ? Buffer.from(fieldText(body.content_base64), "base64").length : 0;
 }
 
 /**
@@ -156,9 +157,9 @@ async function runPlatform(t: TTarget, action: string, body: Record<string, unkn
   const where = { workspaceId_productId_key: { workspaceId: t.workspaceId, productId: t.productId, key: String(body.key) } };
   switch (action) {
     case "write": {
-      const bytes = Buffer.from(String(body.content_base64), "base64");
+      const bytes = Buffer.from(fieldText(body.content_base64), "base64");
       const blob = await blobStore().put(bytes);
-      const contentType = String(body.content_type ?? "application/octet-stream");
+      const contentType = fieldText(body.content_type, "application/octet-stream");
       await db().storageObject.upsert({
         where,
         create: { workspaceId: t.workspaceId, productId: t.productId, key: String(body.key), sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType },
@@ -181,7 +182,7 @@ async function runPlatform(t: TTarget, action: string, body: Record<string, unkn
     }
     case "list": {
       const limit = Number(body.limit ?? 50);
-      const after = body.cursor ? Buffer.from(String(body.cursor), "base64url").toString("utf8") : undefined;
+      const after = body.cursor ? Buffer.from(fieldText(body.cursor), "base64url").toString("utf8") : undefined;
       const rows = await db().storageObject.findMany({
         where: { workspaceId: t.workspaceId, productId: t.productId, key: { startsWith: likeLiteral(String(body.prefix)), ...(after ? { gt: after } : {}) } },
         orderBy: { key: "asc" },

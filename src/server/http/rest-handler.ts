@@ -1,3 +1,4 @@
+import "server-only";
 import { TRPCError } from "@trpc/server";
 import { createOpenApiNodeHttpHandler, getInputOutputParsers, unwrapZodType } from "trpc-to-openapi";
 import { ZodError } from "zod";
@@ -103,8 +104,8 @@ function dispatch(req: Request, body: unknown, ctx: TContext): Promise<TDispatch
   const proxy = new Proxy(req, {
     get(target, prop) {
       if (prop === "body") return body;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
   const seed: TSeed = { ctx };

@@ -1,3 +1,4 @@
+import "server-only";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getDb } from "@/server/platform/db/client";
 import { AppError } from "@/server/platform/errors";

@@ -60,3 +60,13 @@ export function parseJsonBody(text: string, contentType: string | null): unknown
   assertSafeInput(value, "request body");
   return value;
 }
+
+/**
+ * A request-body field as text: strings as they are, numbers and booleans printed, anything
+ * else (an object, an array, null) the fallback — never "[object Object]".
+ */
+export function fieldText(v: unknown, fallback = ""): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return String(v);
+  return fallback;
+}

@@ -157,7 +157,7 @@ const POOL: Record<TEgressPurpose, number> = { provider: 64, webhook: 16, oidc: 
 
 // On globalThis: Next.js bundles route handlers separately; one pool per process, not per bundle.
 const g = globalThis as unknown as { __capstanEgressAgents?: Map<TEgressPurpose, Agent> };
-const agents = (g.__capstanEgressAgents ??= new Map());
+const agents = (g.__capstanEgressAgents ??= new Map<TEgressPurpose, Agent>());
 
 /** The purpose's keep-alive pool (undici Agent), created on first use; every new connection is guarded. */
 export function egressAgent(purpose: TEgressPurpose): Agent {

@@ -38,7 +38,7 @@ export function startOperatorSocket(handle: (req: TOperatorRequest) => Promise<T
         sock.end(JSON.stringify({ ok: false, error: "malformed request" }) + "\n");
         return;
       }
-      handle(req)
+      void handle(req)
         .catch((err: Error) => ({ ok: false as const, error: err.message }))
         .then((res) => sock.end(JSON.stringify(res) + "\n"));
     });

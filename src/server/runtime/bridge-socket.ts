@@ -36,7 +36,7 @@ export async function listenHttp(socketPath: string, handle: (req: Request) => P
           method, headers,
           body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
           ...(hasBody ? { duplex: "half" } : {}),
-        } as RequestInit);
+        });
         const response = await handle(request);
         const out: Record<string, string> = {};
         response.headers.forEach((v, k) => (out[k] = v));

@@ -32,7 +32,7 @@ export type TResourceSocketState =
 export type TResourceHandlers = { gate: TResourceGate; bucket: (resourceId: string) => (req: Request) => Promise<Response> };
 
 const g = globalThis as unknown as { __capstanResourceSockets?: Map<string, Array<net.Server | http.Server>> };
-const servers = (g.__capstanResourceSockets ??= new Map());
+const servers = (g.__capstanResourceSockets ??= new Map<string, Array<net.Server | http.Server>>());
 
 const PG_SOCKET = ".s.PGSQL.5432";
 const SSL_REQUEST = 80877103;

@@ -168,7 +168,7 @@ export async function forward(req: Request, upstreamPath: string, target: TProxy
  * cancelled stream and throw an uncaught ERR_INVALID_STATE.
  */
 function toWebStream(body: Readable): ReadableStream<Uint8Array> {
-  const it = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const it = body[Symbol.asyncIterator]() as AsyncIterator<Buffer, undefined>;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {

@@ -1,3 +1,4 @@
+import "server-only";
 import type { AppError } from "@/server/platform/errors";
 
 /** Who is calling. Roles are never baked into tokens: they are read live per workspace. */

@@ -4,7 +4,6 @@ import { zWorkspaceId } from "@/server/platform/ids";
 import { invalidToken } from "@/server/platform/jwt";
 import { resolveWorkspaceAccess, type TRole } from "@/server/domain/identity/access.service";
 import { middleware, publicProcedure } from "./init";
-import type { TPrincipal } from "./context";
 
 export { publicProcedure };
 
@@ -12,7 +11,7 @@ export { publicProcedure };
 export const authedProcedure = publicProcedure.use(
   middleware(({ ctx, next }) => {
     if (!ctx.principal) throw ctx.authError ?? invalidToken("no bearer token was presented");
-    return next({ ctx: { ...ctx, principal: ctx.principal as TPrincipal } });
+    return next({ ctx: { ...ctx, principal: ctx.principal } });
   }),
 );
 

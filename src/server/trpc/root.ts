@@ -1,3 +1,4 @@
+import "server-only";
 import { auditRouter } from "@/server/domain/audit/audit.router";
 import { eventsRouter } from "@/server/domain/events/events.router";
 import { identityRouter } from "@/server/domain/identity/identity.router";

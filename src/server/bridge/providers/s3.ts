@@ -3,6 +3,7 @@ import { STATUS_CODES } from "node:http";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { checkEgressLiteral, egressBlocked, guardedLookup } from "@/server/platform/egress";
 import { ProviderError } from "../errors";
+import { fieldText } from "@/server/platform/body";
 
 /**
  * storage.object on an S3-compatible service (AWS S3, MinIO, R2, Ceph...)
@@ -153,12 +154,12 @@ export async function s3Storage(
   try {
     switch (action) {
       case "write": {
-        const bytes = Buffer.from(String(body.content_base64), "base64");
+        const bytes = Buffer.from(fieldText(body.content_base64), "base64");
         const sha256 = createHash("sha256").update(bytes).digest("hex");
         await c.send(
           new PutObjectCommand({
             Bucket: t.bucket, Key, Body: bytes, ContentLength: bytes.length,
-            ContentType: String(body.content_type ?? "application/octet-stream"), Metadata: { sha256 },
+            ContentType: fieldText(body.content_type, "application/octet-stream"), Metadata: { sha256 },
           }),
           deadline(),
         );
@@ -205,12 +206,12 @@ export async function s3Storage(
         const res = await c.send(
           new ListObjectsV2Command({
             Bucket: t.bucket, Prefix: Key, MaxKeys: Number(body.limit ?? 50),
-            ...(body.cursor ? { ContinuationToken: String(body.cursor) } : {}),
+            ...(body.cursor ? { ContinuationToken: fieldText(body.cursor) } : {}),
           }),
           deadline(),
         );
         const listed = (res.Contents ?? []).filter((o) => o.Key?.startsWith(Key));
-        const objects: Array<{ key: string; size_bytes: number; sha256: string | null } | null> = new Array(listed.length).fill(null);
+        const objects: Array<{ key: string; size_bytes: number; sha256: string | null } | null> = Array.from({ length: listed.length }, () => null);
         let next = 0;
         const worker = async () => {
           while (next < listed.length) {

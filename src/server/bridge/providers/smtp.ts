@@ -51,19 +51,22 @@ type TSmtpError = { code?: string; responseCode?: number; syscall?: string; mess
 const notConnected = (e: TSmtpError) =>
   e.syscall === "connect" || (e.code === "ETIMEDOUT" && /^Connection timeout/.test(e.message ?? ""));
 
+const addressText = (a: string | { address: string }): string => (typeof a === "string" ? a : a.address);
+
 export async function smtpSend(t: TSmtpTarget, m: TMessage): Promise<{ message_id: string; accepted: string[]; rejected: string[] }> {
   const host = t.host.replace(/^\[|\]$/g, "");
   try {
     const addresses = (await resolveEgress("provider", host)).sort((a, b) => a.family - b.family);
     for (let i = 0; ; i++) {
       try {
-        const info = await transport(t, host, addresses[i]!.address).sendMail({
+        // nodemailer's SentMessageInfo is `any` for a pooled SMTP transport; this is its shape.
+        const info = (await transport(t, host, addresses[i]!.address).sendMail({
           from: m.from, to: m.recipients, subject: m.subject, text: m.text, html: m.html,
-        });
+        })) as { messageId?: string; accepted?: Array<string | { address: string }>; rejected?: Array<string | { address: string }> };
         return {
           message_id: String(info.messageId ?? ""),
-          accepted: (info.accepted ?? []).map(String),
-          rejected: (info.rejected ?? []).map(String),
+          accepted: (info.accepted ?? []).map(addressText),
+          rejected: (info.rejected ?? []).map(addressText),
         };
       } catch (err) {
         if (i + 1 < addresses.length && notConnected(err as TSmtpError)) continue;

@@ -132,7 +132,7 @@ function toEntry(e: WalletEntry): TWalletEntry {
 }
 
 export async function listTransactions(workspaceId: string, q: TListQuery & { kind?: TEntryKind }): Promise<TPage<TWalletEntry>> {
-  await inWallet(workspaceId, async () => undefined);
+  await inWallet(workspaceId, () => Promise.resolve(undefined));
   const args = keysetArgs(q);
   const rows = await db().walletEntry.findMany({ ...args, where: { ...args.where, workspaceId, ...(q.kind ? { kind: q.kind } : {}) } });
   return toPage(rows, q, toEntry);

@@ -78,7 +78,7 @@ export async function applyDeployment(id: string): Promise<void> {
       resourceHandlers: resourceHandlers(applying),
       // Recorded at once so a stop or the reconciler can find the process even before it is healthy.
       onStarted: async (state) => {
-        await db().deployment.updateMany({ where: { id, status: "applying" }, data: { runtime: state as unknown as Prisma.InputJsonValue } });
+        await db().deployment.updateMany({ where: { id, status: "applying" }, data: { runtime: state } });
       },
     });
   } catch (err) {
@@ -98,7 +98,7 @@ export async function applyDeployment(id: string): Promise<void> {
   const stateJson = (outcome.state ?? null) as unknown as Prisma.InputJsonValue;
 
   if (!outcome.ok) {
-    await finishFailed(id, cid, outcome.reasonCode, outcome.findings, { evidence, runtime: stateJson ?? undefined, health: (outcome.health ?? undefined) as never });
+    await finishFailed(id, cid, outcome.reasonCode, outcome.findings, { evidence, runtime: stateJson ?? undefined, health: (outcome.health ?? undefined) });
     return;
   }
 
@@ -187,6 +187,6 @@ async function finishFailed(id: string, cid: string, reasonCode: string, finding
     });
   } finally {
     const runtime = dep?.runtime ?? (data.runtime as unknown as TRuntimeState | undefined) ?? null;
-    await release({ id, runtime: runtime as never, surfaceId: dep?.surfaceId ?? null });
+    await release({ id, runtime: runtime, surfaceId: dep?.surfaceId ?? null });
   }
 }

@@ -125,8 +125,8 @@ export async function requestDeployment(
       : auth.unenforcedRun ? [{ action: "isolation.unenforced_run" as const, details: { isolation } }] : [];
     const dep = await createDeploymentRow(ctx, auth.blocked ? "block" : "request", {
       id, workspaceId, productId: rev.productId, revisionId, environmentId: environment.id, environmentType, slot,
-      reasonCode: auth.blocked, findings: auth.findings as unknown as Prisma.InputJsonValue,
-      isolation: isolation as unknown as Prisma.InputJsonValue, source: opts.source ?? { kind: "revision" },
+      reasonCode: auth.blocked, findings: auth.findings,
+      isolation: isolation, source: opts.source ?? { kind: "revision" },
       releaseId: opts.source?.release_id ?? null,
       pipelineRunId: run?.id ?? null, runner: runner().name, correlationId: caller.correlationId, createdBy: caller.userId,
     }, audits);

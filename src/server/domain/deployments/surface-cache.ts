@@ -25,7 +25,7 @@ export type TSurfaceRoute = {
 
 // On globalThis: a stop handled by the API's bundle must reach the surface route's cache at once.
 const g = globalThis as unknown as { __capstanSurfaceCache?: Map<string, { at: number; value: TSurfaceRoute | null }> };
-const cache = (g.__capstanSurfaceCache ??= new Map());
+const cache = (g.__capstanSurfaceCache ??= new Map<string, { at: number; value: TSurfaceRoute | null }>());
 
 export function cachedSurface(id: string): TSurfaceRoute | null | undefined {
   const hit = cache.get(id);

@@ -100,7 +100,7 @@ export function refusal(req: Request, status: 404 | 410 | 503 | 413 | 502 | 504,
     return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...(status === 503 ? { "retry-after": "2" } : {}) } });
   }
   const code = status === 404 ? "not_found" : status === 503 || status === 502 || status === 504 ? "unavailable" : "bad_request";
-  const err = new AppError(code as "not_found", detail, { reason, status: status === 413 ? 413 : undefined, headers: status === 503 ? { "retry-after": "2" } : {} });
+  const err = new AppError(code, detail, { reason, status: status === 413 ? 413 : undefined, headers: status === 503 ? { "retry-after": "2" } : {} });
   const res = problemResponse(err, { instance: new URL(req.url).pathname, correlationId: newId("evt") });
   if (status === 410 || status === 502 || status === 504) {
     // Statuses outside the error catalogue's defaults keep the problem body with the real status.

@@ -19,7 +19,7 @@ export type THostRoute =
   | null;
 
 const g = globalThis as unknown as { __capstanDomainHosts?: Map<string, { at: number; value: THostRoute }> };
-const cache = (g.__capstanDomainHosts ??= new Map());
+const cache = (g.__capstanDomainHosts ??= new Map<string, { at: number; value: THostRoute }>());
 
 /** Lower case, without a port or a trailing dot; null when it cannot be a custom hostname. */
 export function hostOf(hostHeader: string | null | undefined): string | null {

@@ -38,7 +38,7 @@ export async function requestEvaluation(caller: TCaller, workspaceId: string, re
       const e = await tx.evaluation.create({
         data: {
           id: newId("qual"), workspaceId, productId: rev.productId, revisionId, requestKey, status: EVALUATION.next(null, "create"),
-          checks: checks as unknown as Prisma.InputJsonValue, correlationId: caller.correlationId, createdBy: caller.userId,
+          checks: checks, correlationId: caller.correlationId, createdBy: caller.userId,
         },
       });
       await emitChanged(tx, e, null, "create", caller.correlationId);

@@ -95,16 +95,16 @@ export async function patchedRevision(rev: Revision, changes: TFileChange[]): Pr
 export function editedRevision(rev: Revision, edits: Record<string, unknown>): TNewRevision {
   let descriptor: TDescriptor;
   try {
-    descriptor = applyDescriptorEdits(rev.descriptor as unknown as TDescriptor, edits as never);
+    descriptor = applyDescriptorEdits(rev.descriptor as unknown as TDescriptor, edits);
   } catch (err) {
     if (err instanceof SourceRejection) throw new AppError("conflict", `The descriptor edit no longer applies: ${err.message}`, { reason: "patch_conflict" });
     throw err;
   }
   const ready = rev.contractStatus === "ready" || rev.contractStatus === "valid";
   return {
-    snapshot: rev.snapshot as Prisma.InputJsonValue, descriptor: descriptor as unknown as Prisma.InputJsonValue, findings: rev.findings as Prisma.InputJsonValue,
+    snapshot: rev.snapshot as Prisma.InputJsonValue, descriptor: descriptor, findings: rev.findings as Prisma.InputJsonValue,
     contractStatus: ready ? "valid" : rev.contractStatus,
-    capabilities: (rev.capabilities ?? undefined) as Prisma.InputJsonValue | undefined, contractHash: rev.contractHash,
-    contractRejection: (rev.contractRejection ?? undefined) as Prisma.InputJsonValue | undefined,
+    capabilities: (rev.capabilities ?? undefined), contractHash: rev.contractHash,
+    contractRejection: (rev.contractRejection ?? undefined),
   };
 }

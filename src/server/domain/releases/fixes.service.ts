@@ -85,7 +85,7 @@ export async function requestFix(caller: TCaller, workspaceId: string, productId
       data: {
         id: newId("fix"), workspaceId, productId, revisionId, finding, rule: proposal.rule, kind: proposal.kind, status: FIX.next(null, "propose"),
         summary: proposal.summary, diff: proposal.kind === "source_patch" ? proposal.diff : null,
-        files: (proposal.kind === "source_patch" ? proposal.files : []) as unknown as Prisma.InputJsonValue,
+        files: proposal.kind === "source_patch" ? proposal.files : [],
         descriptorEdits: proposal.kind === "descriptor_edit" ? (proposal.edits as Prisma.InputJsonValue) : undefined,
         correlationId: caller.correlationId, createdBy: caller.userId,
       },
@@ -148,7 +148,7 @@ export async function approveFix(caller: TCaller, workspaceId: string, productId
       },
     });
     await tx.revision.create({
-      data: { id: newRevisionId, workspaceId, productId, inputRevisionId: rev.inputRevisionId, freezeId, descriptorStatus: "detected", ...cols } as Prisma.RevisionUncheckedCreateInput,
+      data: { id: newRevisionId, workspaceId, productId, inputRevisionId: rev.inputRevisionId, freezeId, descriptorStatus: "detected", ...cols },
     });
     await record(tx, out, caller, "proposed", "approve", { decision: "approve", note, new_revision_id: newRevisionId });
     return out;

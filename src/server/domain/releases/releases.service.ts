@@ -1,4 +1,4 @@
-import type { Prisma, Release } from "@/generated/prisma/client";
+import type { Release } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
 import { AppError, notFound } from "@/server/platform/errors";
@@ -68,7 +68,7 @@ export async function createRelease(caller: TCaller, workspaceId: string, body: 
     const r = await tx.release.create({
       data: {
         id: newId("rel"), workspaceId, productId: product.id, versionId: version.id, revisionId: version.revisionId, channel: body.channel,
-        audience: body.audience, startsAt, endsAt, status, reasonCode, widening: (widening ?? undefined) as Prisma.InputJsonValue | undefined,
+        audience: body.audience, startsAt, endsAt, status, reasonCode, widening: (widening ?? undefined),
         history: [{ status, at: iso(now), reason_code: reasonCode }], correlationId: caller.correlationId, createdBy: caller.userId,
       },
     });

@@ -178,7 +178,7 @@ async function fetchJson(url: string, what: string): Promise<Record<string, unkn
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = res.body?.getReader();
+  const reader = (res.body as ReadableStream<Uint8Array> | null)?.getReader();
   while (reader) {
     const { done, value } = await reader.read();
     if (done) break;

@@ -82,9 +82,9 @@ async function run(inv: Invocation, d: TDecision, correlationId: string, ctx: TC
     // Charged to what was used (the reservation held the deadline); a crash leaves it to the sweeper.
     if (d.reservation) await settleReservation(d.reservation.id, execution?.usage.duration_ms ?? 0);
   }
-  const admission = { ...(inv.admission as TAdmission), execution_id: execution!.execution_id };
+  const admission = { ...(inv.admission as TAdmission), execution_id: execution.execution_id };
   const event = outboxRow(inv.workspaceId, inv.id, correlationId, {
-    invocation_id: inv.id, session_id: inv.sessionId, status: "executed", execution_status: execution!.status, http_status: execution!.result.http_status,
+    invocation_id: inv.id, session_id: inv.sessionId, status: "executed", execution_status: execution.status, http_status: execution.result.http_status,
   });
   const rows = await db().$queryRaw<Array<{ updated_at: Date }>>`
     WITH upd AS (
@@ -171,6 +171,6 @@ export async function readmit(inv: Invocation, correlationId: string): Promise<I
   const decision = await admit({ callerId: inv.accountId ?? "", role: role as never, method: (inv.input as TInvocationInput).method, ...ctx, consented: true });
   const prev = inv.admission as TAdmission;
   const admission = admissionOf(inv, decision, { executionId: null, pendingId: prev.pending_operation_id });
-  const row = await db().invocation.update({ where: { id: inv.id }, data: { admission: admission as unknown as Prisma.InputJsonValue, updatedAt: new Date() } });
+  const row = await db().invocation.update({ where: { id: inv.id }, data: { admission: admission, updatedAt: new Date() } });
   return decision.outcome === "admitted" ? run(row, decision, correlationId, ctx) : row;
 }

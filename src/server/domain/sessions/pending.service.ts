@@ -1,4 +1,4 @@
-import type { Invocation, PendingOperation, Prisma } from "@/generated/prisma/client";
+import type { Invocation, PendingOperation } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
 import { AppError, notFound } from "@/server/platform/errors";
@@ -56,7 +56,7 @@ export async function resolvePending(
         ...(inv.admission as TAdmission), outcome: "denied", reason: "permission_denied",
         message: `An owner or admin denied this request${body.note ? `: ${body.note}` : "."}`.slice(0, 512), decided_at: now.toISOString(),
       };
-      inv = await tx.invocation.update({ where: { id: inv.id }, data: { admission: admission as unknown as Prisma.InputJsonValue, updatedAt: now } });
+      inv = await tx.invocation.update({ where: { id: inv.id }, data: { admission: admission, updatedAt: now } });
       await emitEvent(tx, { workspaceId, type: "invocation.changed", correlationId: caller.correlationId, subject: inv.id, data: { invocation_id: inv.id, session_id: inv.sessionId, status: "denied", reason: "permission_denied" } });
     }
     return { pending: await tx.pendingOperation.findUniqueOrThrow({ where: { id: pendingId } }), inv };

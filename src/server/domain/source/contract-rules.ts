@@ -104,7 +104,7 @@ export const isCapabilityId = (v: unknown): v is TCapabilityId => typeof v === "
 export function checkScope(id: TCapabilityId, v: unknown, path: string): Record<string, unknown> {
   const rules = CAPABILITY_RULES[id].scope;
   if (!isPlainObject(v)) invalid(path, `${id}: scope must be an object`);
-  const scope = v as Record<string, unknown>;
+  const scope = v;
   for (const key of Object.keys(scope)) {
     if (!Object.hasOwn(rules, key)) invalid(`${path}/${pointerToken(key)}`, `${id}: scope has no field ${JSON.stringify(key)} (allowed: ${Object.keys(rules).join(", ")})`);
   }
@@ -120,7 +120,7 @@ export function checkScope(id: TCapabilityId, v: unknown, path: string): Record<
 /** Provider policy: allow (strings), fallback none|listed, optional prefer; data.kv is fixed to the platform. */
 export function checkProvider(id: TCapabilityId, v: unknown, path: string): TCapabilityEntry["provider"] {
   if (!isPlainObject(v)) invalid(path, `${id}: provider must be an object`);
-  const p = v as Record<string, unknown>;
+  const p = v;
   for (const key of Object.keys(p)) {
     if (key !== "allow" && key !== "fallback" && key !== "prefer") invalid(`${path}/${pointerToken(key)}`, `${id}: provider has no field ${JSON.stringify(key)} (allowed: allow, fallback, prefer)`);
   }
@@ -138,7 +138,7 @@ export function checkProvider(id: TCapabilityId, v: unknown, path: string): TCap
   }
   return {
     allow: [...(allow as string[])],
-    fallback: p.fallback as "none" | "listed",
-    ...(p.prefer !== undefined ? { prefer: p.prefer as string } : {}),
+    fallback: p.fallback,
+    ...(p.prefer !== undefined ? { prefer: p.prefer } : {}),
   };
 }

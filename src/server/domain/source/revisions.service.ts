@@ -1,4 +1,4 @@
-import type { Prisma, Revision } from "@/generated/prisma/client";
+import type { Revision } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
 import { AppError, notFound } from "@/server/platform/errors";
 import { emitEvent } from "@/server/platform/outbox";
@@ -117,7 +117,7 @@ export async function confirmDescriptor(
     const moved = await tx.revision.updateMany({
       where: { id: revisionId, descriptorStatus: "detected" },
       data: {
-        descriptor: descriptor as unknown as Prisma.InputJsonValue, descriptorHash: hash, descriptorStatus: "confirmed",
+        descriptor: descriptor, descriptorHash: hash, descriptorStatus: "confirmed",
         confirmedBy: caller.userId, confirmedAt: now, updatedAt: now,
         ...(capabilities ? { contractStatus: "ready", contractConfirmedAt: now } : {}),
       },
