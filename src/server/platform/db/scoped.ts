@@ -101,7 +101,7 @@ function filterFor(model: string, ws: string): Record<string, unknown> {
 }
 
 function scopeWhere(model: string, ws: string, where: Record<string, unknown> | undefined): Record<string, unknown> {
-  const and = where?.AND === undefined ? [] : Array.isArray(where.AND) ? where.AND : [where.AND];
+  const and: unknown[] = where?.AND === undefined ? [] : Array.isArray(where.AND) ? where.AND : [where.AND];
   return { ...where, AND: [...and, filterFor(model, ws)] };
 }
 
@@ -110,7 +110,7 @@ function ownedData(model: string, ws: string, data: unknown, op: string, fill: b
   if (!data || typeof data !== "object") return data;
   const d = { ...(data as Record<string, unknown>) };
   const named = d.workspaceId;
-  if (named !== undefined && named !== ws) throw new TenancyViolation(`${model}.${op}: data names workspace ${String(named)}, the client is scoped to ${ws}`);
+  if (named !== undefined && named !== ws) throw new TenancyViolation(`${model}.${op}: data names workspace ${JSON.stringify(named)}, the client is scoped to ${ws}`);
   const connect = (d.workspace as { connect?: { id?: unknown } } | undefined)?.connect;
   if (d.workspace !== undefined && connect?.id !== ws) throw new TenancyViolation(`${model}.${op}: data connects another workspace than ${ws}`);
   if (fill && named === undefined && d.workspace === undefined) d.workspaceId = ws;
@@ -171,7 +171,7 @@ function extend(base: TDb, ws: string): TDb {
     query: {
       $allModels: {
         $allOperations({ model, operation, args, query }) {
-          return query(scopeArgs(model, operation, (args ?? {}) as TArgs, ws) as typeof args);
+          return query(scopeArgs(model, operation, args ?? {}, ws));
         },
       },
     },
@@ -191,7 +191,7 @@ export function scopedDb(workspaceId: string): TDb {
   if (!workspaceId) throw new TenancyViolation("scopedDb needs a workspace id");
   const base = db();
   let byWs = cache.get(base);
-  if (!byWs) cache.set(base, (byWs = new Map()));
+  if (!byWs) cache.set(base, (byWs = new Map<string, TDb>()));
   let client = byWs.get(workspaceId);
   if (client) {
     byWs.delete(workspaceId);
