@@ -144,7 +144,7 @@ export async function forward(req: Request, upstreamPath: string, target: TProxy
 
   let res: Awaited<ReturnType<Pool["request"]>>;
   try {
-    res = await poolFor(target.upstream, limits.timeoutMs).request({ path: upstreamPath, method: method as "GET", headers: gatewayHeaders(target.upstream, headers), body: body as never });
+    res = await poolFor(target.upstream, limits.timeoutMs).request({ path: upstreamPath, method: method, headers: gatewayHeaders(target.upstream, headers), body: body as never });
   } catch (err) {
     if (err instanceof ProxyError) throw err;
     if ((err as { cause?: unknown }).cause instanceof ProxyError) throw (err as { cause: ProxyError }).cause;
@@ -200,7 +200,7 @@ export async function requestOnce(upstream: TUpstream, req: {
   const signal = AbortSignal.timeout(req.timeoutMs);
   try {
     const res = await poolFor(upstream, req.timeoutMs).request({
-      path: req.path, method: req.method as "GET", headers: gatewayHeaders(upstream, { host: "localhost", ...req.headers }), body: req.body ?? undefined, signal,
+      path: req.path, method: req.method, headers: gatewayHeaders(upstream, { host: "localhost", ...req.headers }), body: req.body ?? undefined, signal,
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -255,7 +255,7 @@ export function pipeNode(
       })()
     : undefined;
   poolFor(target.upstream, limits.timeoutMs)
-    .request({ path: upstreamPath, method: method as "GET", headers: gatewayHeaders(target.upstream, headers), body: body as never })
+    .request({ path: upstreamPath, method: method, headers: gatewayHeaders(target.upstream, headers), body: body as never })
     .then((up) => {
       const out = downstreamHeaders(up.headers, target);
       res.writeHead(up.statusCode, out.flat());
