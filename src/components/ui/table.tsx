@@ -19,7 +19,7 @@ export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>)
     const heads = Array.from(table.querySelectorAll("thead th")).map((th) => th.textContent?.trim() ?? "");
     for (const row of Array.from(table.querySelectorAll("tbody tr"))) {
       Array.from(row.children).forEach((cell, i) => {
-        if (!cell.hasAttribute("data-label") && heads[i]) cell.setAttribute("data-label", heads[i]!);
+        if (!cell.hasAttribute("data-label") && heads[i]) cell.setAttribute("data-label", heads[i]);
       });
     }
   });

@@ -185,8 +185,8 @@ async function createBindingOnce(
     const row = await tx.providerBinding.create({
       data: {
         id, workspaceId, name, credentialId: cred.id, capability, provider: cred.provider,
-        actions: input.actions, scope: input.scope, capabilityScope: input.capability_scope as Prisma.InputJsonValue,
-        config: (input.provider_config ?? {}) as Prisma.InputJsonValue, budgetUnits: BigInt(input.budget.units),
+        actions: input.actions, scope: input.scope, capabilityScope: input.capability_scope,
+        config: (input.provider_config ?? {}), budgetUnits: BigInt(input.budget.units),
         budgetUnit: input.budget.unit, status: expired ? "failed" : "ready",
         failureReason: expired ? "credential_expired" : null, createdBy: caller.userId,
       },
