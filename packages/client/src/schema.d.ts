@@ -2098,7 +2098,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A payment gateway's event (manual gateway: signed with CAPSTAN_MANUAL_GATEWAY_SECRET); idempotent per gateway event id, credits an order once */
+        /** A payment gateway's event, authenticated by its signature (manual: Capstan-Signature with CAPSTAN_MANUAL_GATEWAY_SECRET; stripe: Stripe-Signature with CAPSTAN_STRIPE_WEBHOOK_SECRET); idempotent per gateway event id, credits an order once */
         post: operations["postPaymentsCallbacksGateway"];
         delete?: never;
         options?: never;
@@ -3528,9 +3528,9 @@ export interface components {
             id: string;
             workspace_id: string;
             /** @enum {string} */
-            gateway: "manual";
+            gateway: "manual" | "stripe";
             /** @enum {string} */
-            status: "pending" | "succeeded" | "failed";
+            status: "pending" | "succeeded" | "failed" | "expired";
             /**
              * @description ISO 4217 code
              * @enum {string}
@@ -3539,6 +3539,7 @@ export interface components {
             amount_minor: number;
             refunded_minor: number;
             payment_url: string | null;
+            gateway_reference: string | null;
             instructions: string;
             failure_message: string | null;
             paid_at: string | null;
@@ -3562,6 +3563,7 @@ export interface components {
             currency: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "SEK" | "NOK" | "DKK" | "PLN" | "JPY" | "KRW" | "BHD" | "KWD";
             amount_minor: number;
             reason: string | null;
+            gateway_reference: string | null;
             /** @description date-time, UTC, ending in Z */
             created_at: string;
         };
@@ -16235,11 +16237,8 @@ export interface operations {
                      * @enum {string}
                      */
                     currency: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "SEK" | "NOK" | "DKK" | "PLN" | "JPY" | "KRW" | "BHD" | "KWD";
-                    /**
-                     * @default manual
-                     * @enum {string}
-                     */
-                    gateway?: "manual";
+                    /** @enum {string} */
+                    gateway?: "manual" | "stripe";
                 };
             };
         };
@@ -20601,12 +20600,14 @@ export interface operations {
     postPaymentsCallbacksGateway: {
         parameters: {
             query?: never;
-            header: {
-                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>; refused beyond 300 s */
-                "Capstan-Signature": string;
+            header?: {
+                /** @description manual: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>; refused beyond 300 s */
+                "Capstan-Signature"?: string;
+                /** @description stripe: Stripe's webhook signature, verified with stripe.webhooks.constructEvent; refused beyond 300 s */
+                "Stripe-Signature"?: string;
             };
             path: {
-                gateway: "manual";
+                gateway: "manual" | "stripe";
             };
             cookie?: never;
         };
@@ -20621,6 +20622,12 @@ export interface operations {
                     amount_minor: number;
                     currency: string;
                     message?: string;
+                } | {
+                    id: string;
+                    /** @constant */
+                    object: "event";
+                    type: string;
+                    data: Record<string, never>;
                 };
             };
         };
@@ -20638,9 +20645,16 @@ export interface operations {
                         duplicate: boolean;
                         order_id: string;
                         /** @enum {string} */
-                        order_status: "pending" | "succeeded" | "failed";
+                        order_status: "pending" | "succeeded" | "failed" | "expired";
                     };
                 };
+            };
+            /** @description A verified event that concerns no order here (another event type, another integration's Checkout Session): acknowledged, nothing done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {

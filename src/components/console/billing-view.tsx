@@ -19,7 +19,7 @@ import { hasRole } from "./nav-config";
 import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
 
-const ORDER_TONE = { pending: "info", succeeded: "success", failed: "danger" } as const;
+const ORDER_TONE = { pending: "info", succeeded: "success", failed: "danger", expired: "neutral" } as const;
 const KIND_LABEL = { top_up: "Top-up", grant: "Grant", usage: "Usage", refund: "Refund", adjustment: "Adjustment", expiry: "Grant expired" } as const;
 
 /** "12.34" typed in a currency's major unit -> integer minor units by string arithmetic (no floats); null when not a valid amount. */

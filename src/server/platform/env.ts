@@ -116,6 +116,12 @@ const ZEnv = z.object({
   CAPSTAN_MRES_MEASURE_SECONDS: z.coerce.number().int().min(1).default(300),
   /** Billing (docs/decisions.md "Billing"): HMAC secret of manual-gateway payment callbacks; unset = the manual gateway is off. */
   CAPSTAN_MANUAL_GATEWAY_SECRET: z.string().min(32).optional(),
+  /** Stripe gateway: the API secret key (sk_...); unset = the stripe gateway is off. */
+  CAPSTAN_STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The webhook endpoint's signing secret (whsec_...) that Stripe-Signature is verified with. */
+  CAPSTAN_STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Where the Stripe API is (scheme, host, port); tests point it at a loopback server. */
+  CAPSTAN_STRIPE_API_BASE: z.string().url().default("https://api.stripe.com"),
   /** Sessions and invocations. */
   CAPSTAN_SESSION_RATE_PER_SEC: z.coerce.number().positive().default(20),
   CAPSTAN_SESSION_BURST: z.coerce.number().int().min(1).default(40),

@@ -129,10 +129,15 @@ export const ZWalletEntryQuery = zListQuery.extend({ kind: z.enum(ENTRY_KINDS).o
 
 // ---------------------------------------------------------------- payments
 
-export const GATEWAYS = ["manual"] as const;
+export const GATEWAYS = ["manual", "stripe"] as const;
 
 export const ZCheckoutRequest = z
-  .strictObject({ amount_minor: zMinorPositive, currency: zCurrency, gateway: z.enum(GATEWAYS).default("manual") })
+  .strictObject({
+    amount_minor: zMinorPositive,
+    currency: zCurrency,
+    /** Default: stripe where it is configured (CAPSTAN_STRIPE_SECRET_KEY), else manual. */
+    gateway: z.enum(GATEWAYS).optional(),
+  })
   .meta({ id: "CheckoutRequest" });
 
 export const ZOrder = z
@@ -140,12 +145,15 @@ export const ZOrder = z
     id: zId("pay"),
     workspace_id: zWorkspaceId,
     gateway: z.enum(GATEWAYS),
-    status: z.enum(["pending", "succeeded", "failed"]),
+    /** expired: the gateway's checkout page expired unpaid. */
+    status: z.enum(["pending", "succeeded", "failed", "expired"]),
     currency: zCurrency,
     amount_minor: z.number().int(),
     refunded_minor: z.number().int(),
     /** Where to pay: a gateway page, or null when payment happens out of band (manual gateway). */
     payment_url: z.string().nullable(),
+    /** The gateway's object for this order (stripe: the Checkout Session id); null for manual. */
+    gateway_reference: z.string().nullable(),
     /** What the payer does next, in words. */
     instructions: z.string(),
     failure_message: z.string().nullable(),
@@ -168,6 +176,8 @@ export const ZRefund = z
     currency: zCurrency,
     amount_minor: z.number().int(),
     reason: z.string().nullable(),
+    /** The gateway's refund (stripe: re_...); null for manual (the money goes back out of band). */
+    gateway_reference: z.string().nullable(),
     created_at: zTime,
   })
   .meta({ id: "Refund" });
