@@ -21,6 +21,7 @@ import type { AppRouter } from "@/server/trpc/root";
 import { LoadMore } from "./load-more";
 import { hasRole, workspaceHref } from "./nav-config";
 import { PageHeader } from "./page-header";
+import { ActorLabel, usePeople } from "./person";
 import { QueryStates } from "./query-states";
 
 type TListInput = inferRouterInputs<AppRouter>["audit"]["list"];
@@ -272,6 +273,7 @@ export function AuditLogView({ ws, actions }: { ws: string; actions: readonly st
     ),
   );
   const rows = records.data?.pages.flatMap((p) => p.items) ?? [];
+  const people = usePeople(ws, rows.flatMap((r) => [r.actor.id, r.target?.id]));
   const isAdmin = hasRole(workspace.data?.role, "admin");
 
   function toggle(id: string) {
@@ -360,17 +362,13 @@ export function AuditLogView({ ws, actions }: { ws: string; actions: readonly st
                             </Badge>
                           </TableCell>
                           <TableCell className="text-xs">
-                            <span className="text-slate-500">{r.actor.kind}</span>{" "}
-                            {r.actor.id ? <code className="font-mono break-all">{r.actor.id}</code> : null}
+                            <ActorLabel kind={r.actor.kind} id={r.actor.id} people={people} />
                           </TableCell>
                           <TableCell className="text-xs">
                             {r.target ? (
-                              <>
-                                <span className="text-slate-500">{r.target.kind}</span>{" "}
-                                <code className="font-mono break-all">{r.target.id}</code>
-                              </>
+                              <ActorLabel kind={r.target.kind} id={r.target.id} people={people} />
                             ) : (
-                              <span className="text-slate-400">none</span>
+                              <span className="text-slate-600">none</span>
                             )}
                           </TableCell>
                           <TableCell>

@@ -11,6 +11,7 @@ import { useTRPC } from "@/lib/trpc/client";
 import { actionTone, AuditRecordDetails, formatAuditTime } from "./audit-log-view";
 import { workspaceHref } from "./nav-config";
 import { PageHeader } from "./page-header";
+import { ActorLabel, usePeople } from "./person";
 import { QueryStates } from "./query-states";
 
 /** "+1.234 s" after the first item of the timeline. */
@@ -78,6 +79,7 @@ function CorrelationAudit({ ws, evt }: { ws: string; evt: string }) {
   const records = useQuery(trpc.audit.list.queryOptions({ ws, correlation_id: evt, order: "asc", limit: 200 }));
   const [open, setOpen] = useState<string | null>(null);
   const items = records.data?.items ?? [];
+  const people = usePeople(ws, items.map((r) => r.actor.id));
 
   return (
     <Card>
@@ -111,8 +113,7 @@ function CorrelationAudit({ ws, evt }: { ws: string; evt: string }) {
                   </time>
                   <Badge tone={actionTone(r.action)} className="font-mono">{r.action}</Badge>
                   <span className="text-xs text-slate-600">
-                    by {r.actor.kind}
-                    {r.actor.id ? <code className="ml-1 font-mono">{r.actor.id}</code> : null}
+                    by <ActorLabel kind={r.actor.kind} id={r.actor.id} people={people} />
                   </span>
                   <Button
                     variant="link"

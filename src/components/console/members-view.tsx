@@ -16,6 +16,7 @@ import { formatDate, ROLE_OPTIONS, titleCase } from "./format";
 import { LoadMore } from "./load-more";
 import { hasRole } from "./nav-config";
 import { PageHeader } from "./page-header";
+import { Person } from "./person";
 import { QueryStates } from "./query-states";
 
 function AddMemberForm({ ws }: { ws: string }) {
@@ -137,8 +138,7 @@ export function MembersView({ ws }: { ws: string }) {
                 <TableCaption>Members of this workspace</TableCaption>
                 <TableHeader>
                   <TableRow>
-                    <TableHead>Email</TableHead>
-                    <TableHead>Name</TableHead>
+                    <TableHead>Person</TableHead>
                     <TableHead>Role</TableHead>
                     <TableHead>Member since</TableHead>
                   </TableRow>
@@ -148,8 +148,9 @@ export function MembersView({ ws }: { ws: string }) {
                     const pending = putMember.isPending && putMember.variables?.usr === m.user_id;
                     return (
                       <TableRow key={m.id}>
-                        <TableCell className="font-medium">{m.email}</TableCell>
-                        <TableCell>{m.name}</TableCell>
+                        <TableCell>
+                          <Person id={m.user_id} person={{ id: m.user_id, name: m.name, email: m.email, member: true }} />
+                        </TableCell>
                         <TableCell>
                           <Select
                             aria-label={`Role for ${m.email}`}

@@ -10,6 +10,7 @@ import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import { formatDateTime } from "./format";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
+import { PersonById } from "./person";
 import { idLinkClass } from "./products-view";
 import { RELEASE_LABEL, ReleaseStatusBadge } from "./release-status";
 
@@ -124,7 +125,7 @@ export function ReleaseView({ ws, rel }: { ws: string; rel: string }) {
                 <div className="space-y-1 sm:col-span-2">
                   <dt className="text-slate-500">Decision</dt>
                   <dd>
-                    {r.adjudication.decision === "approve" ? "Approved" : "Rejected"} by <code className="font-mono text-xs">{r.adjudication.decided_by}</code> on{" "}
+                    {r.adjudication.decision === "approve" ? "Approved" : "Rejected"} by <PersonById ws={ws} id={r.adjudication.decided_by} /> on{" "}
                     {formatDateTime(r.adjudication.decided_at)}{r.adjudication.note ? `: ${r.adjudication.note}` : ""}
                   </dd>
                 </div>

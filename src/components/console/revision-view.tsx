@@ -13,6 +13,7 @@ import { DescriptorConfirmForm } from "./descriptor-confirm-form";
 import { formatDateTime, formatUnits } from "./format";
 import { hasRole, workspaceHref } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
+import { PersonById } from "./person";
 import { DeploymentsCard } from "./product-deployments";
 import { EvaluationsCard, VersionsCard } from "./revision-evaluations";
 import { FixesCard } from "./revision-fixes";
@@ -115,7 +116,7 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
                   <div className="min-w-0 space-y-1">
                     <dt className="text-slate-500">Confirmed by</dt>
                     <dd>
-                      <Code>{r.confirmed_by}</Code>
+                      <PersonById ws={ws} id={r.confirmed_by} />
                     </dd>
                   </div>
                   <div className="min-w-0 space-y-1 sm:col-span-2">

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
@@ -5,6 +6,7 @@ import { authedProcedure, workspaceProcedure } from "@/server/trpc/procedures";
 import {
   ZMember, ZMemberAdd, ZMemberList, ZMemberPut, ZWorkspace, ZWorkspaceCreate, ZWorkspaceList,
 } from "./workspaces.contract";
+import { peopleOf } from "./people.service";
 import * as svc from "./workspaces.service";
 
 const tags = ["Workspaces"];
@@ -43,6 +45,11 @@ export const workspacesRouter = router({
       const caller = { userId: ctx.principal.userId, correlationId: ctx.correlationId, role: ctx.workspace.role };
       return (await svc.upsertMember(caller, ctx.workspace.workspaceId, { userId: input.usr }, input.role)).member;
     }),
+
+  /** Console only (no REST route): names and emails for the `usr_` ids a page shows. */
+  people: workspaceProcedure("viewer")
+    .input(z.object({ ws: zWorkspaceId, ids: z.array(zId("usr")).max(200) }))
+    .query(({ ctx, input }) => peopleOf(ctx.workspace.workspaceId, input.ids)),
 
   addMember: workspaceProcedure("admin")
     .meta({ openapi: { method: "POST", path: "/v1/workspaces/{ws}/members", tags, summary: "Add a member by email" }, successStatus: 201 })
