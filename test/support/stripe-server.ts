@@ -58,7 +58,7 @@ export async function startStripeServer(): Promise<TStripeServer> {
   const requests: TStripeServer["requests"] = [];
   let failing = 0;
 
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const form = await readForm(req);
     const url = new URL(req.url ?? "/", "http://stripe.test");
     const key = (req.headers["idempotency-key"] as string | undefined) ?? null;
@@ -111,6 +111,9 @@ export async function startStripeServer(): Promise<TStripeServer> {
       return answer(200, { id: rid("re"), object: "refund", amount, currency: pi.currency, payment_intent: form.payment_intent, status: "succeeded" });
     }
     return stripeError(res, 404, `Unrecognized request URL (${req.method}: ${url.pathname}).`);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => send(res, 500, { error: { type: "api_error", message: String(err) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
