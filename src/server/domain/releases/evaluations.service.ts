@@ -1,5 +1,5 @@
 import { Prisma, type Evaluation } from "@/generated/prisma/client";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { emitEvent } from "@/server/platform/outbox";
@@ -30,11 +30,11 @@ export function toEvaluation(e: Evaluation): TEvaluation {
 export async function requestEvaluation(caller: TCaller, workspaceId: string, revisionId: string, body: { request_key?: string }): Promise<TEvaluation> {
   const rev = await getOwnedRevision(workspaceId, revisionId);
   const requestKey = body.request_key ?? newId("evt").slice(4);
-  const existing = await db().evaluation.findUnique({ where: { revisionId_requestKey: { revisionId, requestKey } } });
+  const existing = await scopedDb(workspaceId).evaluation.findUnique({ where: { revisionId_requestKey: { revisionId, requestKey } } });
   if (existing) return toEvaluation(existing);
   const checks: TEvaluationCheck[] = EVALUATION_CHECKS.map((name) => ({ name, status: "pending", finished_at: null }));
   try {
-    const row = await db().$transaction(async (tx) => {
+    const row = await scopedDb(workspaceId).$transaction(async (tx) => {
       const e = await tx.evaluation.create({
         data: {
           id: newId("qual"), workspaceId, productId: rev.productId, revisionId, requestKey, status: EVALUATION.next(null, "create"),
@@ -48,7 +48,7 @@ export async function requestEvaluation(caller: TCaller, workspaceId: string, re
   } catch (err) {
     // Two requests with one key at once: the loser answers the winner's evaluation.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-      return toEvaluation(await db().evaluation.findUniqueOrThrow({ where: { revisionId_requestKey: { revisionId, requestKey } } }));
+      return toEvaluation(await scopedDb(workspaceId).evaluation.findUniqueOrThrow({ where: { revisionId_requestKey: { revisionId, requestKey } } }));
     }
     throw err;
   }
@@ -75,14 +75,14 @@ export async function moveEvaluation(
 }
 
 export async function getEvaluation(workspaceId: string, id: string): Promise<TEvaluation> {
-  const e = await db().evaluation.findUnique({ where: { id } });
-  if (!e || e.workspaceId !== workspaceId) throw notFound(`Evaluation ${id}`);
+  const e = await scopedDb(workspaceId).evaluation.findUnique({ where: { id } });
+  if (!e) throw notFound(`Evaluation ${id}`);
   return toEvaluation(e);
 }
 
 export async function listEvaluations(workspaceId: string, revisionId: string, q: TListQuery): Promise<TPage<TEvaluation>> {
   await getOwnedRevision(workspaceId, revisionId);
   const args = keysetArgs(q);
-  const rows = await db().evaluation.findMany({ ...args, where: { ...args.where, workspaceId, revisionId } });
+  const rows = await scopedDb(workspaceId).evaluation.findMany({ ...args, where: { ...args.where, revisionId } });
   return toPage(rows, q, toEvaluation);
 }

@@ -1,6 +1,6 @@
 import type { Fix, Prisma } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { emitEvent } from "@/server/platform/outbox";
@@ -38,7 +38,7 @@ async function findingOf(rev: Awaited<ReturnType<typeof getOwnedRevision>>, body
     throw invalid("/finding_id", "give exactly one of finding_id (an evaluation finding) and finding_code (a detection finding or contract_rejected)");
   }
   if (body.finding_id) {
-    const evals = await db().evaluation.findMany({ where: { revisionId: rev.id }, select: { findings: true } });
+    const evals = await scopedDb(rev.workspaceId).evaluation.findMany({ where: { revisionId: rev.id }, select: { findings: true } });
     const f = evals.flatMap((e) => e.findings as TEvaluationFinding[]).find((x) => x.id === body.finding_id);
     if (!f) throw invalid("/finding_id", `No evaluation of revision ${rev.id} has a finding ${body.finding_id}`, "finding_not_found");
     return { id: f.id, check: f.check, code: f.code, message: f.message };
@@ -80,7 +80,7 @@ export async function requestFix(caller: TCaller, workspaceId: string, productId
   if (!proposal) {
     throw invalid(body.finding_id ? "/finding_id" : "/finding_code", `No deterministic fix rule covers the finding ${finding.code} of revision ${rev.id}`, "no_fix_rule");
   }
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const f = await tx.fix.create({
       data: {
         id: newId("fix"), workspaceId, productId, revisionId, finding, rule: proposal.rule, kind: proposal.kind, status: FIX.next(null, "propose"),
@@ -97,8 +97,8 @@ export async function requestFix(caller: TCaller, workspaceId: string, productId
 }
 
 async function getOwnedFix(workspaceId: string, productId: string, revisionId: string, id: string): Promise<Fix> {
-  const f = await db().fix.findUnique({ where: { id } });
-  if (!f || f.workspaceId !== workspaceId || f.productId !== productId || f.revisionId !== revisionId) throw notFound(`Fix ${id}`);
+  const f = await scopedDb(workspaceId).fix.findUnique({ where: { id } });
+  if (!f || f.productId !== productId || f.revisionId !== revisionId) throw notFound(`Fix ${id}`);
   return f;
 }
 
@@ -109,7 +109,7 @@ export async function getFix(workspaceId: string, productId: string, revisionId:
 export async function listFixes(workspaceId: string, productId: string, revisionId: string, q: TListQuery): Promise<TPage<TFix>> {
   await ownedRevisionOf(workspaceId, productId, revisionId);
   const args = keysetArgs(q);
-  const rows = await db().fix.findMany({ ...args, where: { ...args.where, workspaceId, revisionId } });
+  const rows = await scopedDb(workspaceId).fix.findMany({ ...args, where: { ...args.where, revisionId } });
   return toPage(rows, q, toFix);
 }
 
@@ -130,10 +130,10 @@ export async function approveFix(caller: TCaller, workspaceId: string, productId
   const f = await getOwnedFix(workspaceId, productId, revisionId, id);
   if (f.status !== "proposed") throw decided(f);
   const rev = await getOwnedRevision(workspaceId, revisionId);
-  const product = await db().product.findUniqueOrThrow({ where: { id: productId } });
+  const product = await scopedDb(workspaceId).product.findUniqueOrThrow({ where: { id: productId } });
   const cols = f.kind === "source_patch" ? await patchedRevision(rev, f.files as unknown as TFileChange[]) : editedRevision(rev, f.descriptorEdits as Record<string, unknown>);
   const snapshot = cols.snapshot as { uri: string; sha256: string; size_bytes: number };
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const newRevisionId = newId("rev");
     const freezeId = newId("frz");
     const now = new Date();
@@ -159,7 +159,7 @@ export async function approveFix(caller: TCaller, workspaceId: string, productId
 export async function rejectFix(caller: TCaller, workspaceId: string, productId: string, revisionId: string, id: string, note: string): Promise<TFix> {
   const f = await getOwnedFix(workspaceId, productId, revisionId, id);
   if (f.status !== "proposed") throw decided(f);
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const out = await decide(tx, f, "reject", { decision: { decision: "reject", note, decided_by: caller.userId, decided_at: iso(new Date()) } });
     await record(tx, out, caller, "proposed", "reject", { decision: "reject", note });
     return out;

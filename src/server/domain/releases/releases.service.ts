@@ -1,6 +1,7 @@
 import type { Release } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
@@ -34,8 +35,8 @@ async function liveBaseline(productId: string): Promise<{ release: Release; capa
  * `pending_approval`; anything else is a `draft`. Audit release.created.
  */
 export async function createRelease(caller: TCaller, workspaceId: string, body: TReleaseCreateRequest): Promise<TRelease> {
-  const product = await db().product.findUnique({ where: { id: body.product_id } });
-  if (!product || product.workspaceId !== workspaceId) throw invalid("/product_id", `No product ${body.product_id} in this workspace`, "product_not_found");
+  const product = await scopedDb(workspaceId).product.findUnique({ where: { id: body.product_id } });
+  if (!product) throw invalid("/product_id", `No product ${body.product_id} in this workspace`, "product_not_found");
   const version = await getOwnedVersion(workspaceId, body.version_id);
   if (!version) throw invalid("/version_id", `No version ${body.version_id} in this workspace`, "version_not_found");
   if (version.productId !== product.id) throw invalid("/version_id", `Version ${version.id} is a version of product ${version.productId}, not ${product.id}`, "version_product_mismatch");
@@ -54,7 +55,7 @@ export async function createRelease(caller: TCaller, workspaceId: string, body: 
     reasonCode = "window_ended";
   } else {
     const baseline = await liveBaseline(product.id);
-    const rev = await db().revision.findUniqueOrThrow({ where: { id: version.revisionId }, select: { capabilities: true } });
+    const rev = await scopedDb(workspaceId).revision.findUniqueOrThrow({ where: { id: version.revisionId }, select: { capabilities: true } });
     const w = baseline ? isWidening(baseline.capabilities, (rev.capabilities ?? []) as unknown as TCapabilityEntry[]) : { widened: false };
     if (baseline && w.widened) {
       event = "hold";
@@ -64,7 +65,7 @@ export async function createRelease(caller: TCaller, workspaceId: string, body: 
   }
   const status = RELEASE.next(null, event);
   const actor = { kind: "user" as const, id: caller.userId };
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const r = await tx.release.create({
       data: {
         id: newId("rel"), workspaceId, productId: product.id, versionId: version.id, revisionId: version.revisionId, channel: body.channel,
@@ -83,8 +84,8 @@ export async function createRelease(caller: TCaller, workspaceId: string, body: 
 }
 
 export async function getOwnedRelease(workspaceId: string, id: string): Promise<Release> {
-  const r = await db().release.findUnique({ where: { id } });
-  if (!r || r.workspaceId !== workspaceId) throw notFound(`Release ${id}`);
+  const r = await scopedDb(workspaceId).release.findUnique({ where: { id } });
+  if (!r) throw notFound(`Release ${id}`);
   return r;
 }
 
@@ -94,10 +95,10 @@ export async function getRelease(workspaceId: string, id: string): Promise<TRele
 
 export async function listReleases(workspaceId: string, q: TListQuery & { product_id?: string; version_id?: string; status?: TReleaseStatus }): Promise<TPage<TRelease>> {
   const args = keysetArgs(q);
-  const rows = await db().release.findMany({
+  const rows = await scopedDb(workspaceId).release.findMany({
     ...args,
     where: {
-      ...args.where, workspaceId, ...(q.product_id ? { productId: q.product_id } : {}), ...(q.version_id ? { versionId: q.version_id } : {}),
+      ...args.where, ...(q.product_id ? { productId: q.product_id } : {}), ...(q.version_id ? { versionId: q.version_id } : {}),
       ...(q.status ? { status: q.status } : {}),
     },
   });
@@ -115,7 +116,7 @@ export async function adjudicateRelease(caller: TCaller, workspaceId: string, id
     throw new AppError("conflict", `Release ${id} is ${r.status}: only a release pending approval can be approved or rejected`, { reason: "release_not_pending" });
   }
   const adjudication = { id: newId("adj"), decision, note, decided_by: caller.userId, decided_at: iso(new Date()) };
-  const row = await db().$transaction((tx) =>
+  const row = await scopedDb(workspaceId).$transaction((tx) =>
     moveRelease({ tx, actor: { kind: "user", id: caller.userId }, correlationId: caller.correlationId }, r, decision, decision === "approve" ? null : "approval_rejected",
       { adjudication: adjudication as never },
       { action: "adjudication.decided", details: { adjudication_id: adjudication.id, decision, note, subject: "release_widening", widening: r.widening } }),

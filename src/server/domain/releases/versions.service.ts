@@ -1,5 +1,6 @@
 import type { Prisma, Version } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
@@ -60,8 +61,7 @@ export async function cutVersion(
 }
 
 export async function getOwnedVersion(workspaceId: string, id: string): Promise<Version | null> {
-  const v = await db().version.findUnique({ where: { id } });
-  return v && v.workspaceId === workspaceId ? v : null;
+  return scopedDb(workspaceId).version.findUnique({ where: { id } });
 }
 
 export async function getVersion(workspaceId: string, id: string): Promise<TVersion> {
@@ -78,9 +78,9 @@ export async function listRevisionVersions(workspaceId: string, revisionId: stri
 
 export async function listVersions(workspaceId: string, q: TListQuery & { revision_id?: string; product_id?: string }): Promise<TPage<TVersion>> {
   const args = keysetArgs(q);
-  const rows = await db().version.findMany({
+  const rows = await scopedDb(workspaceId).version.findMany({
     ...args,
-    where: { ...args.where, workspaceId, ...(q.revision_id ? { revisionId: q.revision_id } : {}), ...(q.product_id ? { productId: q.product_id } : {}) },
+    where: { ...args.where, ...(q.revision_id ? { revisionId: q.revision_id } : {}), ...(q.product_id ? { productId: q.product_id } : {}) },
   });
   const qualified = await qualifiedRevisions(rows.map((r) => r.revisionId));
   return toPage(rows, q, (v) => toVersion(v, qualified.has(v.revisionId)));
