@@ -1,6 +1,7 @@
 import type { Access, Prisma, Session } from "@/generated/prisma/client";
 import { writeAudit, writeAuditStandalone } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -88,7 +89,7 @@ export async function requestAccess(caller: TCaller, surfaceId: string): Promise
 
 export async function listAccesses(workspaceId: string, q: TListQuery & { surface_id?: string }): Promise<TPage<TAccess>> {
   const args = keysetArgs(q);
-  const rows = await db().access.findMany({ ...args, where: { ...args.where, workspaceId, ...(q.surface_id ? { surfaceId: q.surface_id } : {}) } });
+  const rows = await scopedDb(workspaceId).access.findMany({ ...args, where: { ...args.where, ...(q.surface_id ? { surfaceId: q.surface_id } : {}) } });
   return toPage(rows, q, (a) => toAccess(a));
 }
 
@@ -101,9 +102,9 @@ export async function closeSessionsTx(tx: Prisma.TransactionClient, where: Prism
 
 /** Revokes an access (owner or admin): audit access.revoked; its sessions close. */
 export async function revokeAccess(caller: TCaller, workspaceId: string, accessId: string): Promise<TAccess> {
-  const a = await db().access.findUnique({ where: { id: accessId } });
-  if (!a || a.workspaceId !== workspaceId) throw notFound(`Access ${accessId}`);
-  return db().$transaction(async (tx) => {
+  const a = await scopedDb(workspaceId).access.findUnique({ where: { id: accessId } });
+  if (!a) throw notFound(`Access ${accessId}`);
+  return scopedDb(workspaceId).$transaction(async (tx) => {
     const now = new Date();
     const moved = await tx.access.updateMany({ where: { id: accessId, revokedAt: null }, data: { revokedAt: now, revokedBy: caller.userId, updatedAt: now } });
     if (moved.count !== 1) throw new AppError("conflict", `Access ${accessId} is already revoked`, { reason: "access_revoked" });

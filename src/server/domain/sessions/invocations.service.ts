@@ -1,5 +1,6 @@
 import { Prisma, type Invocation, type Session } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { EVENT_TYPES } from "@/server/platform/outbox";
@@ -34,7 +35,7 @@ async function checkEvidence(workspaceId: string, input: TInvocationInput): Prom
   for (const field of ["body_evidence", "query_evidence"] as const) {
     const ev = input[field];
     if (!ev) continue;
-    const upload = await db().upload.findFirst({ where: { workspaceId, sha256: ev.sha256, uri: ev.uri } });
+    const upload = await scopedDb(workspaceId).upload.findFirst({ where: { sha256: ev.sha256, uri: ev.uri } });
     if (!upload) {
       throw new AppError("validation_failed", `${field} does not reference an upload of this workspace (POST /v1/workspaces/{ws}/uploads first)`, {
         reason: "evidence_not_found", errors: [{ path: `/${field}`, message: "no upload of this workspace has this uri and sha256" }],

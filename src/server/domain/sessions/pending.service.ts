@@ -1,6 +1,6 @@
 import type { Invocation, PendingOperation } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { emitEvent } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
@@ -27,8 +27,8 @@ export function toPending(p: PendingOperation, inv: Invocation | null): TPending
 
 export async function listPending(workspaceId: string, q: TListQuery & { status?: "pending" | "approved" | "denied" }): Promise<TPage<TPendingOperation>> {
   const args = keysetArgs(q);
-  const rows = await db().pendingOperation.findMany({ ...args, where: { ...args.where, workspaceId, ...(q.status ? { status: q.status } : {}) } });
-  const invs = await db().invocation.findMany({ where: { id: { in: rows.map((r) => r.subjectId) }, workspaceId } });
+  const rows = await scopedDb(workspaceId).pendingOperation.findMany({ ...args, where: { ...args.where, ...(q.status ? { status: q.status } : {}) } });
+  const invs = await scopedDb(workspaceId).invocation.findMany({ where: { id: { in: rows.map((r) => r.subjectId) } } });
   const byId = new Map(invs.map((i) => [i.id, i]));
   return toPage(rows, q, (r) => toPending(r, byId.get(r.subjectId) ?? null));
 }
@@ -36,10 +36,10 @@ export async function listPending(workspaceId: string, q: TListQuery & { status?
 export async function resolvePending(
   caller: TCaller, workspaceId: string, pendingId: string, body: { decision: "approve" | "deny"; note?: string },
 ): Promise<{ pending_operation: TPendingOperation; invocation: TInvocation }> {
-  const p = await db().pendingOperation.findUnique({ where: { id: pendingId } });
-  if (!p || p.workspaceId !== workspaceId) throw notFound(`Pending operation ${pendingId}`);
+  const p = await scopedDb(workspaceId).pendingOperation.findUnique({ where: { id: pendingId } });
+  if (!p) throw notFound(`Pending operation ${pendingId}`);
   const status = body.decision === "approve" ? "approved" : "denied";
-  const { pending, inv } = await db().$transaction(async (tx) => {
+  const { pending, inv } = await scopedDb(workspaceId).$transaction(async (tx) => {
     const now = new Date();
     const moved = await tx.pendingOperation.updateMany({
       where: { id: pendingId, status: "pending" },

@@ -1,5 +1,6 @@
 import type { Session } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { emitEvent } from "@/server/platform/outbox";
@@ -61,8 +62,8 @@ export async function closeSession(caller: TCaller, sessionId: string): Promise<
 
 export async function listSessions(workspaceId: string, q: TListQuery & { surface_id?: string; state?: "active" | "closed" }): Promise<TPage<TSession>> {
   const args = keysetArgs(q);
-  const rows = await db().session.findMany({
-    ...args, where: { ...args.where, workspaceId, ...(q.surface_id ? { surfaceId: q.surface_id } : {}), ...(q.state ? { state: q.state } : {}) },
+  const rows = await scopedDb(workspaceId).session.findMany({
+    ...args, where: { ...args.where, ...(q.surface_id ? { surfaceId: q.surface_id } : {}), ...(q.state ? { state: q.state } : {}) },
   });
   return toPage(rows, q, toSession);
 }
