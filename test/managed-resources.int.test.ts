@@ -195,7 +195,7 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     expect(seen.join("\n")).not.toContain(password);
     expect(logLines.join("")).not.toContain(password);
     const events = await db().outboxEvent.findMany({ where: { workspaceId: ws } });
-    expect(JSON.stringify(events)).not.toContain(password);
+    expect(JSON.stringify(events, (_k, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(password);
     const audits = await db().auditRecord.findMany({ where: { workspaceId: ws } });
     expect(JSON.stringify(audits, (_k, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(password);
     expect(await runner().runLog(d2.id, 1 << 20)).not.toContain(password);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { seal } from "@/server/platform/crypto";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -27,24 +28,25 @@ const planOf = async (tx: TTx | ReturnType<typeof db>, workspaceId: string) =>
   (await tx.plan.findUnique({ where: { workspaceId }, select: { plan: true } }))?.plan ?? "free";
 
 async function render(r: TMres): Promise<TManagedResource> {
-  const row = await db().managedResource.findUniqueOrThrow({ where: { id: r.id }, include: usesInclude });
-  return toResource(row, await planOf(db(), r.workspaceId));
+  const ws = scopedDb(r.workspaceId);
+  const row = await ws.managedResource.findUniqueOrThrow({ where: { id: r.id }, include: usesInclude });
+  return toResource(row, await planOf(ws, r.workspaceId));
 }
 
 export async function listResources(workspaceId: string, q: TListQuery & { product_id?: string; include_deleted?: "true" | "false" }): Promise<TPage<TManagedResource>> {
   const args = keysetArgs(q);
-  const rows = await db().managedResource.findMany({
+  const rows = await scopedDb(workspaceId).managedResource.findMany({
     ...args, include: usesInclude,
-    where: { ...args.where, workspaceId, ...(q.product_id ? { productId: q.product_id } : {}), ...(q.include_deleted === "true" ? {} : { status: { not: "deleted" } }) },
+    where: { ...args.where, ...(q.product_id ? { productId: q.product_id } : {}), ...(q.include_deleted === "true" ? {} : { status: { not: "deleted" } }) },
   });
-  const plan = await planOf(db(), workspaceId);
+  const plan = await planOf(scopedDb(workspaceId), workspaceId);
   return toPage(rows, q, (r) => toResource(r, plan));
 }
 
 export async function getResource(workspaceId: string, id: string): Promise<TManagedResource> {
-  const row = await db().managedResource.findUnique({ where: { id }, include: usesInclude });
-  if (!row || row.workspaceId !== workspaceId) throw notFound(`Managed resource ${id}`);
-  return toResource(row, await planOf(db(), workspaceId));
+  const row = await scopedDb(workspaceId).managedResource.findUnique({ where: { id }, include: usesInclude });
+  if (!row) throw notFound(`Managed resource ${id}`);
+  return toResource(row, await planOf(scopedDb(workspaceId), workspaceId));
 }
 
 /**
@@ -53,8 +55,9 @@ export async function getResource(workspaceId: string, id: string): Promise<TMan
  * must be free on that product and environment.
  */
 async function checkAttach(tx: TTx, workspaceId: string, resourceId: string, kind: TMresKind, input: TAttachInput, path: string) {
-  const product = await tx.product.findUnique({ where: { id: input.product_id }, select: { workspaceId: true } });
-  if (!product || product.workspaceId !== workspaceId) throw invalid(`${path}/product_id`, `is not a product of workspace ${workspaceId}`, "product_not_in_workspace");
+  // tx is the workspace's scoped client: another workspace's product is not found.
+  const product = await tx.product.findUnique({ where: { id: input.product_id }, select: { id: true } });
+  if (!product) throw invalid(`${path}/product_id`, `is not a product of workspace ${workspaceId}`, "product_not_in_workspace");
   const envVar = input.env_var ?? defaultEnvVar(kind);
   const environmentType = input.environment_type ?? null;
   const clash = await tx.managedResource.findFirst({
@@ -84,7 +87,7 @@ export async function createResource(
   const id = newId("mres");
   const ident = `mres_${id.slice(5)}`;
   const password = input.kind === "postgres" ? randomBytes(32).toString("base64url") : null;
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     // One writer per workspace: the count and the name check cannot be raced.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"mres:" + workspaceId}, 0))`;
     const plan = await planOf(tx, workspaceId);
@@ -122,7 +125,7 @@ export async function createResource(
 
 /** Detach: data kept, future deployments no longer receive it, open connections finish, new ones are refused. */
 export async function detachResource(caller: TCaller, workspaceId: string, id: string): Promise<TManagedResource> {
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const r = await lockRow(tx, workspaceId, id);
     if (!r.productId) throw new AppError("conflict", `Managed resource ${r.name} is not attached.`, { reason: "not_attached" });
     return change(tx, r, "detach", { productId: null, environmentType: null, envVar: null, attachedAt: null, detachedAt: new Date() }, caller.correlationId);
@@ -135,7 +138,7 @@ export async function detachResource(caller: TCaller, workspaceId: string, id: s
  * scheduled for deletion it is the restore: the deletion is cancelled.
  */
 export async function reattachResource(caller: TCaller, workspaceId: string, id: string, input: TAttachInput): Promise<TManagedResource> {
-  await db().$transaction(async (tx) => {
+  await scopedDb(workspaceId).$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"mres:" + workspaceId}, 0))`;
     let r = await lockRow(tx, workspaceId, id);
     if (r.status === "deleted" || r.status === "deleting") {
@@ -161,7 +164,7 @@ export async function deleteResource(caller: TCaller, workspaceId: string, id: s
   if (opts.skipGrace && !roleAtLeast(caller.role, "owner")) {
     throw new AppError("forbidden", "skip_grace_period requires the owner role", { reason: "role_required" });
   }
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const r = await lockRow(tx, workspaceId, id);
     if (r.productId) {
       throw new AppError("conflict", `Managed resource ${r.name} is attached to product ${r.productId}; detach it before deleting it (nothing was changed).`, {

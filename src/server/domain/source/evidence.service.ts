@@ -1,5 +1,6 @@
 import { blobMissing, blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { notFound } from "@/server/platform/errors";
 import type { TEvidence } from "./source.types";
 
@@ -23,7 +24,7 @@ export async function storeEvidenceFile(workspaceId: string, filePath: string, c
 }
 
 export async function readEvidence(workspaceId: string, sha256: string): Promise<{ bytes: Buffer; contentType: string }> {
-  const row = /^[0-9a-f]{64}$/.test(sha256) ? await db().workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId, sha256 } } }) : null;
+  const row = /^[0-9a-f]{64}$/.test(sha256) ? await scopedDb(workspaceId).workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId, sha256 } } }) : null;
   if (!row) throw notFound(`Evidence ${sha256.slice(0, 64)}`);
   // Granted means stored: a blob the store does not have is the store's fault (503), not the caller's (404).
   const bytes = await blobStore().get(sha256);

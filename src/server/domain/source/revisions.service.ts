@@ -1,5 +1,6 @@
 import type { Revision } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { emitEvent } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
@@ -32,8 +33,8 @@ export function toRevision(r: Revision): TRevision {
 }
 
 export async function getOwnedRevision(workspaceId: string, revisionId: string): Promise<Revision> {
-  const r = await db().revision.findUnique({ where: { id: revisionId } });
-  if (!r || r.workspaceId !== workspaceId) throw notFound(`Revision ${revisionId}`);
+  const r = await scopedDb(workspaceId).revision.findUnique({ where: { id: revisionId } });
+  if (!r) throw notFound(`Revision ${revisionId}`);
   return r;
 }
 
@@ -43,9 +44,9 @@ export async function getRevision(workspaceId: string, revisionId: string): Prom
 
 export async function listRevisions(workspaceId: string, q: TListQuery & { product_id?: string }): Promise<TPage<TRevision>> {
   const args = keysetArgs(q);
-  const rows = await db().revision.findMany({
+  const rows = await scopedDb(workspaceId).revision.findMany({
     ...args,
-    where: { ...args.where, workspaceId, ...(q.product_id ? { productId: q.product_id } : {}) },
+    where: { ...args.where, ...(q.product_id ? { productId: q.product_id } : {}) },
   });
   return toPage(rows, q, toRevision);
 }
@@ -112,7 +113,7 @@ export async function confirmDescriptor(
 
   const now = new Date();
   const hash = descriptorHash(descriptor);
-  const confirmed = await db().$transaction(async (tx) => {
+  const confirmed = await scopedDb(workspaceId).$transaction(async (tx) => {
     // Guard against a concurrent confirmation: only a still-detected revision moves.
     const moved = await tx.revision.updateMany({
       where: { id: revisionId, descriptorStatus: "detected" },

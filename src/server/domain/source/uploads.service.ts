@@ -1,5 +1,5 @@
 import { storeEvidenceFile } from "./evidence.service";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { iso } from "@/server/platform/time";
@@ -14,7 +14,7 @@ export async function createUpload(userId: string, workspaceId: string, upload: 
     throw new AppError("validation_failed", "An upload needs a non-empty body", { errors: [{ path: "/", message: "empty body" }] });
   }
   const blob = await storeEvidenceFile(workspaceId, upload.path, contentType);
-  const row = await db().upload.create({
+  const row = await scopedDb(workspaceId).upload.create({
     data: {
       id: newId("upl"), workspaceId, uri: blob.uri, sha256: blob.sha256, sizeBytes: BigInt(blob.size_bytes),
       contentType: contentType.slice(0, 255), createdBy: userId,
