@@ -4,8 +4,12 @@
 // the handler the app registers at boot (globalThis.__capstanSurfaceNode,
 // src/server/http/surface-node.ts) on Node's own request and response, without
 // Next.js routing. Everything else, and every request before boot finished,
-// is Next.js as usual (the route app/s/[srf] serves surfaces then).
+// is Next.js as usual (the route app/s/[srf] serves surfaces then). Bridge calls
+// (POST /v1/capabilities/{capability}/{action}) likewise go to the framework-free
+// Bridge handler the app registers (globalThis.__capstanBridgeNode,
+// src/server/bridge/node.ts), the same one the Next.js route calls.
 import http from "node:http";
+import { performance } from "node:perf_hooks";
 import next from "next";
 import { installGracefulStop } from "./graceful.mjs";
 import { answerMalformedPath } from "./malformed-path.mjs";
@@ -17,11 +21,15 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = http.createServer((req, res) => {
+  const arrivedAt = performance.now();
   // Next.js would answer a path that does not decode with a bare 500: a 400 problem instead.
   if (answerMalformedPath(req, res)) return;
   const fast = globalThis.__capstanSurfaceNode;
   // The fallback lets it look a custom domain's Host up and hand the request back when it is not one.
   if (fast && fast(req, res, () => void handle(req, res))) return;
+  // Bridge calls (POST /v1/capabilities/...) go to the Bridge's own handler, timed from here.
+  const bridge = globalThis.__capstanBridgeNode;
+  if (bridge && bridge(req, res, arrivedAt)) return;
   void handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

@@ -9,6 +9,7 @@ import { bootstrapPlatform } from "@/server/domain/identity/users.service";
 import { roles } from "@/server/platform/roles";
 import { startRoles } from "@/server/workers/roles";
 import { serveSurfaceNode } from "@/server/http/surface-node";
+import { serveBridgeNode } from "@/server/bridge/node";
 import { recoverReservations } from "@/server/domain/usage/reservations.service";
 import { registerShutdown } from "@/server/shutdown";
 
@@ -39,6 +40,8 @@ export async function boot(): Promise<void> {
   }
   // The custom server (scripts/server.mjs) sends surface traffic here before Next.js routing.
   (globalThis as { __capstanSurfaceNode?: typeof serveSurfaceNode }).__capstanSurfaceNode = serveSurfaceNode;
+  // ... and Bridge calls (POST /v1/capabilities/...) to the same Bridge handler the Next.js route uses, on Node's objects.
+  (globalThis as { __capstanBridgeNode?: typeof serveBridgeNode }).__capstanBridgeNode = serveBridgeNode;
   await startRoles(roles("server"));
 
   logger.info("boot.ready", { ms: Date.now() - started });

@@ -1,3 +1,6 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { serveBridgeNode } from "@/server/bridge/node";
 import { handleBridge as rawBridge } from "@/server/bridge/handler";
 import { handleRunnerInvocation as rawRunner } from "@/server/bridge/runner-handler";
 import { handleEvidenceDownload as rawEvidence } from "@/server/http/evidence-handler";
@@ -34,3 +37,27 @@ export function route(request: Request): Promise<Response> {
 /** A fetch that answers in-process through route(): for clients (the generated one) under test. */
 export const inProcessFetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
   route(input instanceof Request && !init ? input : new Request(input, init));
+
+/**
+ * A loopback node:http server that hands Bridge calls to serveBridgeNode, as
+ * the `npm start` server does (scripts/server.mjs); anything else is a 404.
+ * Call it with checkedFetch (./openapi-responses.ts) so answers are validated.
+ */
+export async function startBridgeNodeServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const arrivedAt = performance.now();
+    if (!serveBridgeNode(req, res, arrivedAt)) {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}

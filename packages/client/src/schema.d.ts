@@ -1806,7 +1806,7 @@ export interface paths {
         put?: never;
         /**
          * Invoke a capability within the product's confirmed contract
-         * @description Bridge-audience token (POST /v1/oauth/token). The body is the schema titled "<capability> <action>" (one operation per pair is documented too). Denials are problem documents with a spec 6.3 reason: outside_contract 403, permission_denied 403, policy_blocked 403, binding_missing 409, binding_revoked 409, usage_denied 429, provider_unavailable 503, provider_rejected 422, output_blocked 403. Every response carries Capstan-Overhead-Ms.
+         * @description Bridge-audience token (POST /v1/oauth/token). The body is the schema titled "<capability> <action>" (one operation per pair is documented too). Denials are problem documents with a spec 6.3 reason: outside_contract 403, permission_denied 403, policy_blocked 403, binding_missing 409, binding_revoked 409, usage_denied 429, provider_unavailable 503, provider_rejected 422, output_blocked 403. Every response carries Capstan-Overhead-Ms and Server-Timing.
          */
         post: operations["bridgeInvoke"];
         delete?: never;
@@ -18166,8 +18166,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18191,8 +18193,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18202,8 +18206,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18214,8 +18220,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18225,8 +18233,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18236,8 +18246,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18247,8 +18259,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18258,8 +18272,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18269,8 +18285,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18280,8 +18298,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -18292,8 +18312,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18303,8 +18325,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18334,8 +18358,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18361,8 +18387,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18372,8 +18400,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18384,8 +18414,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18395,8 +18427,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18406,8 +18440,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18417,8 +18453,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18428,8 +18466,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18439,8 +18479,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18450,8 +18492,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -18462,8 +18506,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18473,8 +18519,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18505,8 +18553,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18532,8 +18582,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18543,8 +18595,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18555,8 +18609,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18566,8 +18622,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18577,8 +18635,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18588,8 +18648,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18599,8 +18661,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18610,8 +18674,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18621,8 +18687,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -18633,8 +18701,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18644,8 +18714,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18675,8 +18747,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18702,8 +18776,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18713,8 +18789,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18725,8 +18803,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18736,8 +18816,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18747,8 +18829,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18758,8 +18842,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18769,8 +18855,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18780,8 +18868,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18791,8 +18881,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -18803,8 +18895,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18814,8 +18908,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18848,8 +18944,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18875,8 +18973,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18886,8 +18986,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18898,8 +19000,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18909,8 +19013,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18920,8 +19026,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18931,8 +19039,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18942,8 +19052,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18953,8 +19065,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18964,8 +19078,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -18976,8 +19092,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18987,8 +19105,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19020,8 +19140,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19047,8 +19169,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19058,8 +19182,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19070,8 +19196,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19081,8 +19209,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19092,8 +19222,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19103,8 +19235,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19114,8 +19248,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19125,8 +19261,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19136,8 +19274,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -19148,8 +19288,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19159,8 +19301,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19201,8 +19345,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19228,8 +19374,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19239,8 +19387,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19251,8 +19401,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19262,8 +19414,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19273,8 +19427,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19284,8 +19440,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19295,8 +19453,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19306,8 +19466,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19317,8 +19479,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -19329,8 +19493,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19340,8 +19506,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19371,8 +19539,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19398,8 +19568,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19409,8 +19581,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19421,8 +19595,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19432,8 +19608,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19443,8 +19621,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19454,8 +19634,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19465,8 +19647,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19476,8 +19660,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19487,8 +19673,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -19499,8 +19687,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19510,8 +19700,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19543,8 +19735,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19570,8 +19764,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19581,8 +19777,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19593,8 +19791,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19604,8 +19804,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19615,8 +19817,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19626,8 +19830,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19637,8 +19843,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19648,8 +19856,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19659,8 +19869,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -19671,8 +19883,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19682,8 +19896,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19713,8 +19929,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19740,8 +19958,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19751,8 +19971,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19763,8 +19985,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19774,8 +19998,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19785,8 +20011,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19796,8 +20024,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19807,8 +20037,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19818,8 +20050,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19829,8 +20063,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -19841,8 +20077,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19852,8 +20090,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19886,8 +20126,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19913,8 +20155,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19924,8 +20168,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19936,8 +20182,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19947,8 +20195,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19958,8 +20208,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19969,8 +20221,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19980,8 +20234,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19991,8 +20247,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20002,8 +20260,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -20014,8 +20274,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20025,8 +20287,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20060,8 +20324,10 @@ export interface operations {
             /** @description BridgeOutput */
             200: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20087,8 +20353,10 @@ export interface operations {
             /** @description Bad request (an Idempotency-Key or X-Correlation-Id out of range) */
             400: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20098,8 +20366,10 @@ export interface operations {
             /** @description Unauthenticated */
             401: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20110,8 +20380,10 @@ export interface operations {
             /** @description outside_contract, permission_denied, policy_blocked or output_blocked */
             403: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20121,8 +20393,10 @@ export interface operations {
             /** @description Unknown capability or action */
             404: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20132,8 +20406,10 @@ export interface operations {
             /** @description binding_missing or binding_revoked; or an Idempotency-Key in flight */
             409: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20143,8 +20419,10 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20154,8 +20432,10 @@ export interface operations {
             /** @description The request body is not application/json */
             415: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20165,8 +20445,10 @@ export interface operations {
             /** @description Body schema failure, or provider_rejected */
             422: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20176,8 +20458,10 @@ export interface operations {
             /** @description usage_denied (budget exhausted) or rate_limited */
             429: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -20188,8 +20472,10 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20199,8 +20485,10 @@ export interface operations {
             /** @description provider_unavailable */
             503: {
                 headers: {
-                    /** @description Time spent in Capstan, excluding the provider wait */
+                    /** @description Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time */
                     "Capstan-Overhead-Ms"?: string;
+                    /** @description Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -15,7 +15,13 @@ const problem = (description: string, headers?: TJson): TJson => ({
   ...(headers ? { headers } : {}),
 });
 
-const OVERHEAD = { "Capstan-Overhead-Ms": { schema: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?$" }, description: "Time spent in Capstan, excluding the provider wait" } };
+const OVERHEAD = {
+  "Capstan-Overhead-Ms": { schema: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?$" }, description: "Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time" },
+  "Server-Timing": {
+    schema: { type: "string" },
+    description: "Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total",
+  },
+};
 
 /** Responses of a Bridge call; `capability`/`action` narrow the output when the operation is one action's. */
 function bridgeResponses(capability?: string, action?: string): TJson {
@@ -102,7 +108,7 @@ export function bridgeOpenApiPaths(): TJson {
       post: {
         operationId: "bridgeInvoke",
         summary: "Invoke a capability within the product's confirmed contract",
-        description: `Bridge-audience token (POST /v1/oauth/token). The body is the schema titled "<capability> <action>" (one operation per pair is documented too). Denials are problem documents with a spec 6.3 reason: ${reasons}. Every response carries Capstan-Overhead-Ms.`,
+        description: `Bridge-audience token (POST /v1/oauth/token). The body is the schema titled "<capability> <action>" (one operation per pair is documented too). Denials are problem documents with a spec 6.3 reason: ${reasons}. Every response carries Capstan-Overhead-Ms and Server-Timing.`,
         tags: ["Bridge"],
         security: [{ bearerAuth: [] }],
         "x-service-audience": "bridge",

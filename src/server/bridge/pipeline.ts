@@ -19,6 +19,7 @@ import { checkStorageScope, objectBytes, runStorage } from "./storage";
 import { blocksOutput } from "./output-check";
 import { recordInvocation } from "./record";
 import { Deny } from "./errors";
+import { BridgeTiming } from "./timing";
 
 /**
  * The decision pipeline of one Bridge call, in order: contract of the
@@ -69,8 +70,10 @@ function summary(value: unknown): { sha256: string; size_bytes: number } {
 
 export async function invoke(
   caller: TBridgeCaller,
-  call: { capability: string; action: string; body: Record<string, unknown>; correlationId: string; startedAt: number },
+  call: { capability: string; action: string; body: Record<string, unknown>; correlationId: string; startedAt: number; timing?: BridgeTiming },
 ): Promise<TOutcome> {
+  // Callers without a transport of their own (the runner endpoint) still get the phases measured.
+  const timing = call.timing ?? new BridgeTiming(call.startedAt);
   // A call by an identity bound to no product has no contract and no product to record it under
   // (the result event requires product_id): refused before anything is recorded.
   if (!caller.productId) {
@@ -116,6 +119,7 @@ export async function invoke(
 
     const entitled = PLAN_ENTITLEMENTS[await workspacePlan(caller.workspaceId)][category];
     if (!entitled) throw new Deny("usage_denied", `the workspace plan does not include ${category}`);
+    timing.mark("admission");
     if (reserveUnits > 0) {
       // ai.generate also reserves on a binding's token budget: the first candidate's, or with
       // `fallback: listed` the first candidate's whose budget still fits (a spent binding is skipped).
@@ -133,7 +137,9 @@ export async function invoke(
       if (plan && reservation.bindingId) plan.startAt = plan.bindings.findIndex((b) => b.id === reservation!.bindingId);
     }
 
-    const providerStart = performance.now();
+    timing.mark("reserve");
+    // An upstream's wait is not Capstan's overhead; the platform's own store (data.kv, storage on `platform`) is.
+    timing.upstream = Boolean(plan || emailPlan || (storagePlan && storagePlan.candidates[0]?.provider !== "platform"));
     try {
       if (plan) {
         const served = await runAi(plan, audits);
@@ -146,7 +152,9 @@ export async function invoke(
       }
       else Object.assign(result, await runKv({ workspaceId: caller.workspaceId, productId: caller.productId }, entry, call.action, call.body));
     } finally {
-      providerMs = performance.now() - providerStart;
+      timing.mark("provider");
+      if (storagePlan && result.provider) timing.upstream = result.provider !== "platform";
+      providerMs = timing.upstreamMs();
     }
     if (await blocksOutput(caller.workspaceId, result.output)) {
       throw new Deny("output_blocked", "the provider's output contains a secret stored in this workspace");
@@ -189,7 +197,7 @@ export async function invoke(
     usage: outcome.kind === "completed" ? outcome.usage : { units: 0, unit },
     outputSummary: outcome.kind === "completed" ? summary(outcome.output) : null,
     correlationId: call.correlationId, requestedAt, finishedAt,
-    latencyMs: Math.round(performance.now() - call.startedAt), overheadMs: Math.round(performance.now() - call.startedAt - providerMs),
+    latencyMs: Math.round(performance.now() - call.startedAt), overheadMs: Math.round(timing.overheadMs()),
     audits, settle, charge,
   }).catch(async (err: unknown) => {
     // Not recorded: the client gets a 5xx. The call is still charged what it used (best effort;

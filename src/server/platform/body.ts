@@ -27,7 +27,8 @@ export async function readBodyBytes(req: Request, max: number): Promise<Buffer> 
   return Buffer.concat(chunks);
 }
 
-function tooLarge(max: number): AppError {
+/** The 413 problem of a body past `max` bytes (every transport's body reader). */
+export function tooLarge(max: number): AppError {
   return new AppError("bad_request", `The request body exceeds ${max} bytes`, {
     status: 413,
     reason: "payload_too_large",

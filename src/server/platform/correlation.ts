@@ -9,7 +9,7 @@ export const CORRELATION_HEADER = "x-correlation-id";
  * the client's own reference (`clientReference`) next to a fresh id. Lengths
  * outside 1..64 are a 400.
  */
-export function resolveCorrelation(headers: Headers): { correlationId: string; clientReference?: string } {
+export function resolveCorrelation(headers: Pick<Headers, "get">): { correlationId: string; clientReference?: string } {
   const raw = headers.get(CORRELATION_HEADER);
   if (raw === null) return { correlationId: newId("evt") };
   if (raw.length < 1 || raw.length > 64) {
