@@ -20,6 +20,8 @@ const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// CAPSTAN_BRIDGE_NODE=0 sends Bridge calls through Next.js's router too (to compare; same handler, slower).
+const bridgeNode = process.env.CAPSTAN_BRIDGE_NODE !== "0";
 const server = http.createServer((req, res) => {
   const arrivedAt = performance.now();
   // Next.js would answer a path that does not decode with a bare 500: a 400 problem instead.
@@ -28,7 +30,7 @@ const server = http.createServer((req, res) => {
   // The fallback lets it look a custom domain's Host up and hand the request back when it is not one.
   if (fast && fast(req, res, () => void handle(req, res))) return;
   // Bridge calls (POST /v1/capabilities/...) go to the Bridge's own handler, timed from here.
-  const bridge = globalThis.__capstanBridgeNode;
+  const bridge = bridgeNode ? globalThis.__capstanBridgeNode : undefined;
   if (bridge && bridge(req, res, arrivedAt)) return;
   void handle(req, res);
 });

@@ -75,8 +75,8 @@ export async function startPortkey(logFile: string): Promise<{ port: number; chi
     cwd: ROOT, env: { PATH: process.env.PATH!, NODE_ENV: "production" }, stdio: ["ignore", "pipe", "pipe"],
   });
   const log = createWriteStream(logFile);
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
   await waitFor(async () => {
     const r = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
     return r !== null;
@@ -92,16 +92,24 @@ export async function waitFor(probe: () => Promise<boolean>, timeoutMs: number, 
   }
 }
 
-/** `npm start` (scripts/start.mjs, which runs scripts/server.mjs as its child); returns the server process's pid too. */
-export async function startCapstan(env: Record<string, string>, logFile: string, base: string): Promise<{ child: ChildProcess; serverPid: number }> {
+/**
+ * `npm start` (scripts/start.mjs, which runs scripts/server.mjs as its child);
+ * returns the server process's pid too. With `profDir` (BENCH_CPU_PROF) the
+ * server is what start.mjs runs, started directly under `node --cpu-prof`
+ * (Node refuses that flag in NODE_OPTIONS, so start.mjs cannot pass it on).
+ */
+export async function startCapstan(env: Record<string, string>, logFile: string, base: string, profDir: string | null): Promise<{ child: ChildProcess; serverPid: number }> {
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
+  const args = profDir
+    ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, path.join(ROOT, "scripts", "server.mjs")]
+    : [path.join(ROOT, "scripts", "start.mjs")];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true,
   });
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
   await waitFor(() => fetch(`${base}/readyz`).then((r) => r.ok, () => false), 600_000, `the server did not become ready (log: ${logFile})`);
-  const serverPid = childrenOf(child.pid!).find((pid) => pid > 0);
+  const serverPid = profDir ? child.pid : childrenOf(child.pid!).find((pid) => pid > 0);
   if (!serverPid) throw new Error("could not find the server process under npm start");
   return { child, serverPid };
 }

@@ -1,9 +1,8 @@
-import type { ProviderBinding } from "@/generated/prisma/client";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TAuditAction } from "@/server/platform/audit";
 import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
-import { currentVersion, onChange } from "@/server/platform/change-signals";
-import { db } from "@/server/platform/db/client";
+import { resetBindingReadCache, workspaceBindings, type TBindingRow } from "@/server/domain/credentials/binding-reads.service";
+import { onChange } from "@/server/platform/change-signals";
 import { AppError } from "@/server/platform/errors";
 import { Deny, ProviderError } from "./errors";
 
@@ -13,11 +12,11 @@ import { Deny, ProviderError } from "./errors";
  *
  * - the provider order of the contract (prefer first, then the allow-list;
  *   never outside it);
- * - the workspace's bindings for those providers, cached per process for
- *   BINDINGS_TTL_MS and re-read at once after a binding or credential change
- *   (change signal `bindings`, LISTEN/NOTIFY across processes), so a
- *   revocation reaches every process at once; the TTL bounds it while a
- *   process's listener reconnects;
+ * - the workspace's bindings for those providers, read through the bindings
+ *   service's cached read (domain/credentials/binding-reads.service.ts: a
+ *   prepared statement, re-read at once after a binding or credential change
+ *   signalled through LISTEN/NOTIFY, BINDINGS_TTL_MS while a listener
+ *   reconnects), so a revocation reaches every process at once;
  * - the binding step's reasons: no binding at all -> binding_missing; only
  *   revoked / expired / failed ones -> binding_revoked; ready bindings of
  *   which none covers the request (the binding's own actions and
@@ -27,10 +26,8 @@ import { Deny, ProviderError } from "./errors";
  *   4xx is provider_rejected at once; a candidate whose credential was
  *   revoked or expired is unusable (binding_revoked when all are).
  */
-export const BINDINGS_TTL_MS = 1_000;
-
-type TCached = { at: number; version: number; rows: ProviderBinding[] };
-const cache = new Map<string, TCached>();
+export { BINDINGS_TTL_MS } from "@/server/domain/credentials/binding-reads.service";
+export type { TBindingRow } from "@/server/domain/credentials/binding-reads.service";
 
 /**
  * A binding's unsealed credential secret, cached SECRET_TTL_MS per process:
@@ -54,25 +51,11 @@ export function providerOrder(entry: TCapabilityEntry): string[] {
   return [...new Set([...(prefer && allow.includes(prefer) ? [prefer] : []), ...allow])];
 }
 
-async function workspaceBindings(workspaceId: string, capability: string): Promise<ProviderBinding[]> {
-  const key = `${workspaceId}:${capability}`;
-  const version = currentVersion("bindings");
-  const hit = cache.get(key);
-  if (hit && hit.version === version && Date.now() - hit.at < BINDINGS_TTL_MS) return hit.rows;
-  const rows = await db().providerBinding.findMany({
-    where: { workspaceId, capability },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
-  if (cache.size > 10_000) cache.clear();
-  cache.set(key, { at: Date.now(), version, rows });
-  return rows;
-}
-
 // A binding or credential change (revocation, rotation) also drops unsealed secrets.
 onChange("bindings", () => secrets.clear());
 
 export function resetBindingCache(): void {
-  cache.clear();
+  resetBindingReadCache();
   secrets.clear();
 }
 
@@ -86,8 +69,8 @@ export async function candidateBindings(
   workspaceId: string,
   entry: TCapabilityEntry,
   action: string,
-  covers: (b: ProviderBinding) => string | null,
-): Promise<ProviderBinding[]> {
+  covers: (b: TBindingRow) => string | null,
+): Promise<TBindingRow[]> {
   const order = providerOrder(entry);
   const rows = (await workspaceBindings(workspaceId, entry.id)).filter((b) => order.includes(b.provider));
   const ready = rows.filter((b) => b.status === "ready");
@@ -97,7 +80,7 @@ export async function candidateBindings(
   }
   const reasons: string[] = [];
   const fit = ready.filter((b) => {
-    const why = (b.actions as string[]).includes(action) ? covers(b) : `its actions do not include ${action}`;
+    const why = b.actions.includes(action) ? covers(b) : `its actions do not include ${action}`;
     if (why) reasons.push(`binding ${b.id}: ${why}`);
     return !why;
   });
@@ -112,11 +95,13 @@ export type TAudits = Array<{ action: TAuditAction; details: Record<string, unkn
  * the contract says `fallback: listed`. Returns the result with the binding
  * that served it.
  */
-export async function withFallback<B extends { id: string; provider: string }, R>(
+export async function withFallback<B extends { id: string | null; provider: string }, R>(
   candidates: B[],
   fallback: "none" | "listed",
   audits: TAudits,
   call: (b: B) => Promise<R>,
+  /** Errors that are no outage of `b` (a bug, not a provider): thrown as they are, no fallback. */
+  rethrow: (err: unknown, b: B) => boolean = () => false,
 ): Promise<{ result: R; binding: B; fallbackUsed: boolean }> {
   const tried = fallback === "listed" ? candidates : candidates.slice(0, 1);
   let lastError = "no provider available";
@@ -130,6 +115,8 @@ export async function withFallback<B extends { id: string; provider: string }, R
       if (i > 0) audits.push({ action: "capability.fallback", details: { from: tried[0]!.provider, to: b.provider, binding_id: b.id } });
       return { result, binding: b, fallbackUsed: i > 0 };
     } catch (err) {
+      // A decision the call itself took (e.g. an object over the binding's limit) is final.
+      if (err instanceof Deny || rethrow(err, b)) throw err;
       if (err instanceof ProviderError && err.kind === "rejected") throw new Deny("provider_rejected", `${b.provider}: ${err.message}`);
       const unusable = err instanceof AppError && (err.reason === "credential_revoked" || err.reason === "credential_expired");
       if (!unusable) onlyUnusable = false;

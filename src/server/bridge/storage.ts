@@ -1,12 +1,10 @@
-import type { ProviderBinding } from "@/generated/prisma/client";
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { blobStore, isBlobStoreOutage } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
-import { AppError } from "@/server/platform/errors";
 import { likeLiteral } from "@/server/platform/like";
 import type { TUsage } from "./bridge.contract";
-import { bindingSecret, candidateBindings, providerOrder, type TAudits } from "./bindings";
-import { Deny, ProviderError } from "./errors";
+import { bindingSecret, candidateBindings, providerOrder, withFallback, type TAudits, type TBindingRow } from "./bindings";
+import { Deny } from "./errors";
 import { ObjectTooLarge, s3Storage } from "./providers/s3";
 import { fieldText } from "@/server/platform/body";
 
@@ -25,9 +23,9 @@ import { fieldText } from "@/server/platform/body";
  */
 type TStorageScope = { prefix: string; max_object_bytes: number };
 type TTarget = { workspaceId: string; productId: string };
-type TPlatformCandidate = { provider: "platform"; bindingId: null };
+type TPlatformCandidate = { provider: "platform"; id: null; bindingId: null };
 type TS3Candidate = {
-  provider: string; bindingId: string; credentialId: string; endpoint: string; bucket: string; region: string; maxObjectBytes: number;
+  provider: string; id: string; bindingId: string; credentialId: string; endpoint: string; bucket: string; region: string; maxObjectBytes: number;
 };
 
 export type TStoragePlan = {
@@ -61,11 +59,11 @@ export async function checkStorageScope(
   const plan: TStoragePlan = { candidates: [], fallback: entry.provider.fallback, contractMaxBytes: scope.max_object_bytes };
   const order = providerOrder(entry);
   const external = order.filter((p) => p !== "platform");
-  let bindings: ProviderBinding[] = [];
+  let bindings: TBindingRow[] = [];
   if (external.length) {
     // The binding's own limits (set by the owner): its actions (checked by candidateBindings),
     // its capability_scope prefix and max_object_bytes.
-    const covers = (b: ProviderBinding): string | null => {
+    const covers = (b: TBindingRow): string | null => {
       const limit = (b.capabilityScope as { scope?: Partial<TStorageScope> } | null)?.scope;
       if (limit?.prefix !== undefined && !key.startsWith(limit.prefix)) return `key ${key} is outside its prefix ${limit.prefix}`;
       if (limit?.max_object_bytes !== undefined && bytes > limit.max_object_bytes) return `the object is ${bytes} bytes; it allows ${limit.max_object_bytes}`;
@@ -81,7 +79,7 @@ export async function checkStorageScope(
   }
   for (const provider of order) {
     if (provider === "platform") {
-      plan.candidates.push({ provider: "platform", bindingId: null });
+      plan.candidates.push({ provider: "platform", id: null, bindingId: null });
       continue;
     }
     for (const b of bindings.filter((r) => r.provider === provider)) {
@@ -89,7 +87,7 @@ export async function checkStorageScope(
       if (!cfg.endpoint || !cfg.bucket) continue;
       const limit = (b.capabilityScope as { scope?: Partial<TStorageScope> } | null)?.scope;
       plan.candidates.push({
-        provider, bindingId: b.id, credentialId: b.credentialId, endpoint: cfg.endpoint, bucket: cfg.bucket,
+        provider, id: b.id, bindingId: b.id, credentialId: b.credentialId, endpoint: cfg.endpoint, bucket: cfg.bucket,
         region: cfg.region ?? "us-east-1", maxObjectBytes: limit?.max_object_bytes ?? Number.MAX_SAFE_INTEGER,
       });
     }
@@ -109,46 +107,25 @@ export async function runStorage(
   body: Record<string, unknown>,
   audits: TAudits,
 ): Promise<TStorageResult> {
-  const candidates = plan.fallback === "listed" ? plan.candidates : plan.candidates.slice(0, 1);
-  let lastError = "no provider available";
-  // As for ai.generate: when every candidate is a binding whose credential was revoked or has
-  // expired (before the expiry sweep marks the binding), the call is binding_revoked.
-  let onlyUnusable = true;
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i]!;
-    let served: { output: unknown; bytes: number };
-    if (c.bindingId === null) {
-      try {
-        served = await runPlatform(t, action, body);
-      } catch (err) {
-        // The platform store is a provider like any other here: its outage is provider_unavailable (fallback allowed).
-        if (!isBlobStoreOutage(err)) throw err;
-        onlyUnusable = false;
-        lastError = `platform: ${(err as Error).message}`;
-        continue;
+  // The platform store is a provider like any other here: its outage is provider_unavailable (fallback
+  // allowed); any other error of it is a bug and is thrown as is. As for ai.generate: when every candidate
+  // is a binding whose credential was revoked or has expired, the call is binding_revoked (withFallback).
+  const { result: served, binding: c, fallbackUsed } = await withFallback(plan.candidates, plan.fallback, audits, async (c) => {
+    if (c.bindingId === null) return runPlatform(t, action, body);
+    const secret = await bindingSecret(c.credentialId);
+    try {
+      return await s3Storage({ endpoint: c.endpoint, bucket: c.bucket, region: c.region, secret }, t.productId, action, body, {
+        maxReadBytes: Math.min(plan.contractMaxBytes, c.maxObjectBytes),
+      });
+    } catch (err) {
+      if (err instanceof ObjectTooLarge) {
+        if (err.bytes > plan.contractMaxBytes) throw new Deny("outside_contract", `the object is ${err.bytes} bytes; the contract allows ${plan.contractMaxBytes}`);
+        throw new Deny("policy_blocked", `the object is ${err.bytes} bytes; binding ${c.bindingId} allows ${c.maxObjectBytes}`);
       }
-    } else {
-      try {
-        const secret = await bindingSecret(c.credentialId);
-        served = await s3Storage({ endpoint: c.endpoint, bucket: c.bucket, region: c.region, secret }, t.productId, action, body, {
-          maxReadBytes: Math.min(plan.contractMaxBytes, c.maxObjectBytes),
-        });
-      } catch (err) {
-        if (err instanceof ObjectTooLarge) {
-          if (err.bytes > plan.contractMaxBytes) throw new Deny("outside_contract", `the object is ${err.bytes} bytes; the contract allows ${plan.contractMaxBytes}`);
-          throw new Deny("policy_blocked", `the object is ${err.bytes} bytes; binding ${c.bindingId} allows ${c.maxObjectBytes}`);
-        }
-        if (err instanceof ProviderError && err.kind === "rejected") throw new Deny("provider_rejected", `${c.provider}: ${err.message}`);
-        const unusable = err instanceof AppError && (err.reason === "credential_revoked" || err.reason === "credential_expired");
-        if (!unusable) onlyUnusable = false;
-        lastError = `${c.provider}: ${(err as Error).message}`;
-        continue;
-      }
+      throw err;
     }
-    if (i > 0) audits.push({ action: "capability.fallback", details: { from: candidates[0]!.provider, to: c.provider, binding_id: c.bindingId } });
-    return { provider: c.provider, bindingId: c.bindingId, fallbackUsed: i > 0, usage: { units: served.bytes, unit: "bytes" }, output: served.output };
-  }
-  throw new Deny(onlyUnusable ? "binding_revoked" : "provider_unavailable", lastError);
+  }, (err, c) => c.bindingId === null && !isBlobStoreOutage(err));
+  return { provider: c.provider, bindingId: c.bindingId, fallbackUsed, usage: { units: served.bytes, unit: "bytes" }, output: served.output };
 }
 
 /** The platform blob store: per-product keys (storage_objects) pointing at content-addressed blobs. */

@@ -19,6 +19,34 @@ describe("GroupCommit", () => {
     expect(batches).toEqual([[1], [2, 3, 4]]);
   });
 
+  it("answers no caller before the flush of its own batch has resolved (the commit), whatever else completes", async () => {
+    const releases: Array<() => void> = [];
+    const flushed: number[][] = [];
+    const gc = new GroupCommit<number, number>(async (items) => {
+      await new Promise<void>((r) => releases.push(r));
+      flushed.push(items);
+      return items;
+    });
+    const answered: number[] = [];
+    const track = (i: number) => gc.add(i).then((v) => answered.push(v));
+    const first = track(1);
+    const rest = [track(2), track(3)];
+    const settle = () => new Promise((r) => setImmediate(r));
+    await settle();
+    expect(answered).toEqual([]); // the first flush is in flight: nobody is answered
+    releases[0]!();
+    await first;
+    expect(answered).toEqual([1]);
+    await settle();
+    // The second batch is in flight now: its callers wait for it although the first one committed.
+    expect(flushed).toEqual([[1]]);
+    expect(answered).toEqual([1]);
+    releases[1]!();
+    await Promise.all(rest);
+    expect(flushed).toEqual([[1], [2, 3]]);
+    expect(answered).toEqual([1, 2, 3]);
+  });
+
   it("caps a batch at max items", async () => {
     const sizes: number[] = [];
     let release: () => void = () => undefined;

@@ -1,9 +1,10 @@
-import { db, type TTx } from "@/server/platform/db/client";
+import { db, preparedQuery, type TTx } from "@/server/platform/db/client";
 import { likeLiteral } from "@/server/platform/like";
 
 /**
- * data.kv, platform-owned, in PostgreSQL. Keys are per product. Updating an
- * existing key is one statement; `increment` is atomic. `max_keys` is
+ * data.kv, platform-owned, in PostgreSQL. Keys are per product. A get, and
+ * the update of an existing key, are one prepared statement each on the hot
+ * pool (no ORM on the hot path); `increment` is atomic. `max_keys` is
  * enforced in the INSERT of a new key, under a per-product transaction-scoped
  * advisory lock: without it, concurrent inserts of different new keys each
  * count the others' rows as absent and overshoot the limit.
@@ -25,18 +26,24 @@ function withKeyCountLock<T>(t: TKvTarget, fn: (tx: TTx) => Promise<T>): Promise
 }
 
 export async function kvGet(t: TKvTarget, key: string): Promise<{ value: unknown; bytes: number } | null> {
-  const row = await db().kvEntry.findUnique({
-    where: { workspaceId_productId_key: { workspaceId: t.workspaceId, productId: t.productId, key } },
-    select: { value: true, valueBytes: true },
-  });
-  return row ? { value: row.value, bytes: row.valueBytes } : null;
+  const rows = await preparedQuery<{ value: unknown; value_bytes: number }>(
+    "capstan_kv_get",
+    "SELECT value, value_bytes FROM kv_entries WHERE workspace_id = $1 AND product_id = $2 AND key = $3",
+    [t.workspaceId, t.productId, key],
+  );
+  const row = rows[0];
+  return row ? { value: row.value, bytes: row.value_bytes } : null;
 }
 
 export async function kvSet(t: TKvTarget, key: string, json: string, bytes: number, maxKeys: number): Promise<void> {
-  const updated = await db().$executeRaw`
-    UPDATE kv_entries SET value = ${json}::jsonb, value_bytes = ${bytes}, updated_at = now()
-     WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key}`;
-  if (updated > 0) return;
+  // An existing key: one prepared statement. A new key: the counted insert below.
+  const updated = await preparedQuery<{ k: number }>(
+    "capstan_kv_update",
+    `UPDATE kv_entries SET value = $4::jsonb, value_bytes = $5, updated_at = now()
+      WHERE workspace_id = $1 AND product_id = $2 AND key = $3 RETURNING 1 AS k`,
+    [t.workspaceId, t.productId, key, json, bytes],
+  );
+  if (updated.length > 0) return;
   const rows = await withKeyCountLock(t, (tx) => tx.$queryRaw<{ key: string }[]>`
     INSERT INTO kv_entries (workspace_id, product_id, key, value, value_bytes)
     SELECT ${t.workspaceId}, ${t.productId}, ${key}, ${json}::jsonb, ${bytes}

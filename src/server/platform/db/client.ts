@@ -32,8 +32,11 @@ export type TTx = Parameters<Parameters<TDb["$transaction"]>[0]>[0];
 /** A plain parameterised statement ($1, $2...) on the same database, without the ORM's per-query work. */
 export type TRawQuery = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
+/** A named statement: prepared once per pooled connection, then only bound and executed. */
+export type TPreparedQuery = <T>(name: string, text: string, params: unknown[]) => Promise<T[]>;
+
 type TState = {
-  promise?: Promise<TDb>; client?: TDb; kind?: "postgres" | "pglite"; close?: () => Promise<void>; raw?: TRawQuery;
+  promise?: Promise<TDb>; client?: TDb; kind?: "postgres" | "pglite"; close?: () => Promise<void>; raw?: TRawQuery; prepared?: TPreparedQuery;
 };
 
 // Next.js bundles instrumentation, route handlers and pages separately; the
@@ -67,6 +70,7 @@ async function open(): Promise<TDb> {
     const hot = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: Math.max(2, Math.ceil(cfg.DATABASE_POOL_SIZE / 4)) });
     hot.on("error", onIdleError("hot"));
     state.raw = async <T>(text: string, params: unknown[]) => (await hot.query(text, params)).rows as T[];
+    state.prepared = async <T>(name: string, text: string, params: unknown[]) => (await hot.query({ name, text, values: params })).rows as T[];
     state.kind = "postgres";
     // Cache invalidation across replicas (LISTEN/NOTIFY on the same database).
     startChangeSignals(async (payload) => {
@@ -89,6 +93,7 @@ async function open(): Promise<TDb> {
   if (cfg.CAPSTAN_MIGRATE_ON_START) await migrate(pgliteRunner(lite), { log });
   const client = makeClient(new PrismaPGlite(lite));
   state.raw = async <T>(text: string, params: unknown[]) => (await lite.query<T>(text, params)).rows;
+  state.prepared = (_name, text, params) => state.raw!(text, params);
   state.kind = "pglite";
   state.close = async () => {
     await client.$disconnect();
@@ -152,6 +157,17 @@ export function rawQuery<T>(text: string, params: unknown[]): Promise<T[]> {
   return state.raw<T>(text, params);
 }
 
+/**
+ * A hot-path statement by name (services only, like db()): PostgreSQL parses
+ * and plans it once per pooled connection, then each call only binds and
+ * executes it, without the ORM's per-query work. `name` must identify `text`
+ * for the process's lifetime. After getDb() resolved.
+ */
+export function preparedQuery<T>(name: string, text: string, params: unknown[]): Promise<T[]> {
+  if (!state.prepared) throw new Error("database not opened yet: await getDb() first");
+  return state.prepared<T>(name, text, params);
+}
+
 export function dbKind(): "postgres" | "pglite" | undefined {
   return state.kind;
 }
@@ -162,6 +178,7 @@ export async function closeDb(): Promise<void> {
   state.client = undefined;
   state.close = undefined;
   state.raw = undefined;
+  state.prepared = undefined;
   await close?.();
   // The instance lock's connection (./instance.ts) goes too: nothing of this process is in flight any more.
   await releaseInstance();
