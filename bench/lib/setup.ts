@@ -61,7 +61,7 @@ export async function startPeers(): Promise<TPeers> {
     cwd: ROOT, stdio: ["pipe", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
+    createInterface({ input: child.stdout }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`peers exited ${code}`)));
   });
   return { ...(JSON.parse(line) as Omit<TPeers, "child">), child };
@@ -75,8 +75,8 @@ export async function startPortkey(logFile: string): Promise<{ port: number; chi
     cwd: ROOT, env: { PATH: process.env.PATH!, NODE_ENV: "production" }, stdio: ["ignore", "pipe", "pipe"],
   });
   const log = createWriteStream(logFile);
-  child.stdout!.pipe(log, { end: false });
-  child.stderr!.pipe(log, { end: false });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
   await waitFor(async () => {
     const r = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
     return r !== null;
@@ -106,8 +106,8 @@ export async function startCapstan(env: Record<string, string>, logFile: string,
   const child = spawn(process.execPath, args, {
     cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true,
   });
-  child.stdout!.pipe(log, { end: false });
-  child.stderr!.pipe(log, { end: false });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
   await waitFor(() => fetch(`${base}/readyz`).then((r) => r.ok, () => false), 600_000, `the server did not become ready (log: ${logFile})`);
   const serverPid = profDir ? child.pid : childrenOf(child.pid!).find((pid) => pid > 0);
   if (!serverPid) throw new Error("could not find the server process under npm start");
