@@ -1,5 +1,5 @@
 import type { DeadLetter, WebhookAttempt, WebhookDelivery } from "@/generated/prisma/client";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
@@ -17,7 +17,7 @@ function toDeadLetter(d: DeadLetter): TDeadLetter {
 
 export async function listDeadLetters(workspaceId: string, q: TListQuery): Promise<TPage<TDeadLetter>> {
   const args = keysetArgs(q);
-  const rows = await db().deadLetter.findMany({ ...args, where: { ...args.where, workspaceId } });
+  const rows = await scopedDb(workspaceId).deadLetter.findMany({ ...args, where: args.where });
   return toPage(rows, q, toDeadLetter);
 }
 
@@ -27,7 +27,7 @@ export async function listDeadLetters(workspaceId: string, q: TListQuery): Promi
  * or when the subscription is disabled (rotate its secret to re-enable it).
  */
 export async function redeliverDeadLetter(workspaceId: string, id: string): Promise<TDeadLetter> {
-  return db().$transaction(async (tx) => {
+  return scopedDb(workspaceId).$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM dead_letters WHERE id = ${id} AND workspace_id = ${workspaceId} FOR UPDATE`;
     if (!rows.length) throw notFound(`Dead letter ${id}`);
     const dl = await tx.deadLetter.findUniqueOrThrow({ where: { id } });
@@ -52,10 +52,10 @@ export async function redeliverDeadLetter(workspaceId: string, id: string): Prom
 type TDeliveryRow = WebhookDelivery & { attempts: WebhookAttempt[]; event: { type: string } };
 
 export async function listDeliveries(workspaceId: string, subscriptionId: string, q: TListQuery) {
-  const sub = await db().eventSubscription.findUnique({ where: { id: subscriptionId }, select: { workspaceId: true } });
-  if (!sub || sub.workspaceId !== workspaceId) throw notFound(`Event subscription ${subscriptionId}`);
+  const sub = await scopedDb(workspaceId).eventSubscription.findUnique({ where: { id: subscriptionId }, select: { id: true } });
+  if (!sub) throw notFound(`Event subscription ${subscriptionId}`);
   const args = keysetArgs(q);
-  const rows = await db().webhookDelivery.findMany({
+  const rows = await scopedDb(workspaceId).webhookDelivery.findMany({
     ...args,
     where: { ...args.where, subscriptionId },
     include: { attempts: { orderBy: { attempt: "asc" } }, event: { select: { type: true } } },

@@ -1,5 +1,6 @@
 import type { EventSubscription } from "@/generated/prisma/client";
 import { db, type TTx } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { needsReseal, seal, unseal } from "@/server/platform/crypto";
 import { logger } from "@/server/platform/logger";
 import { isPrivateHostLiteral } from "@/server/platform/egress";
@@ -99,7 +100,7 @@ export async function createSubscription(
     const id = newId("wb");
     const secret = newWebhookSecret();
     try {
-      const row = await db().$transaction(async (tx) => {
+      const row = await scopedDb(workspaceId).$transaction(async (tx) => {
         if (explicit) await assertNameFree(tx, "event_subscriptions", workspaceId, explicit);
         const name = explicit ?? (await freeName(tx, "event_subscriptions", workspaceId, input.description?.trim() || new URL(url).hostname));
         return tx.eventSubscription.create({
@@ -121,10 +122,10 @@ export async function createSubscription(
 /** PATCH: a new name (409 name_taken when another endpoint of the workspace has it, ignoring case). */
 export async function renameSubscription(caller: TCaller, workspaceId: string, id: string, rawName: string): Promise<TSubscription> {
   const name = rawName.trim();
-  await db()
+  await scopedDb(workspaceId)
     .$transaction(async (tx) => {
       const row = await tx.eventSubscription.findUnique({ where: { id } });
-      if (!row || row.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
+      if (!row) throw notFound(`Event subscription ${id}`);
       if (row.name === name) return;
       await assertNameFree(tx, "event_subscriptions", workspaceId, name, id);
       await tx.eventSubscription.update({ where: { id }, data: { name, updatedAt: new Date() } });
@@ -140,8 +141,8 @@ export async function renameSubscription(caller: TCaller, workspaceId: string, i
 }
 
 async function findOwned(workspaceId: string, id: string): Promise<TSubscriptionRow> {
-  const row = await db().eventSubscription.findUnique({ where: { id } });
-  if (!row || row.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
+  const row = await scopedDb(workspaceId).eventSubscription.findUnique({ where: { id } });
+  if (!row) throw notFound(`Event subscription ${id}`);
   return row;
 }
 
@@ -152,14 +153,14 @@ export async function getSubscription(workspaceId: string, id: string): Promise<
 
 export async function listSubscriptions(workspaceId: string, q: TListQuery): Promise<TPage<TSubscription>> {
   const args = keysetArgs(q);
-  const rows = await db().eventSubscription.findMany({ ...args, where: { ...args.where, workspaceId } });
+  const rows = await scopedDb(workspaceId).eventSubscription.findMany({ ...args, where: args.where });
   const last = await lastDeliveries(rows.slice(0, q.limit).map((r) => r.id));
   return toPage(rows, q, (r) => toSubscription(r, last.get(r.id) ?? null));
 }
 
 export async function deleteSubscription(workspaceId: string, id: string): Promise<void> {
   // One statement: of two concurrent deletes the loser counts 0 and gets the 404.
-  const { count } = await db().eventSubscription.deleteMany({ where: { id, workspaceId } });
+  const { count } = await scopedDb(workspaceId).eventSubscription.deleteMany({ where: { id } });
   if (count === 0) throw notFound(`Event subscription ${id}`);
 }
 
@@ -182,9 +183,9 @@ export async function rotateSubscriptionSecret(
     throw new AppError("validation_failed", `previous_secret_expires_in ${message}`, { errors: [{ path: "/previous_secret_expires_in", message }] });
   }
   const secret = newWebhookSecret();
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const before = await tx.eventSubscription.findUnique({ where: { id }, omit: WITH_SECRETS });
-    if (!before || before.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
+    if (!before) throw notFound(`Event subscription ${id}`);
     const now = new Date();
     if (previousSecretInEffect(before, now.getTime())) {
       throw conflict(
@@ -213,9 +214,9 @@ export async function rotateSubscriptionSecret(
 
 /** Stops signing with the previous secret now. Idempotent (nothing in effect: unchanged, no audit). */
 export async function revokePreviousSubscriptionSecret(caller: TCaller, workspaceId: string, id: string): Promise<TSubscription> {
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const before = await tx.eventSubscription.findUnique({ where: { id }, omit: WITH_SECRETS });
-    if (!before || before.workspaceId !== workspaceId) throw notFound(`Event subscription ${id}`);
+    if (!before) throw notFound(`Event subscription ${id}`);
     if (!previousSecretInEffect(before)) return before;
     const now = new Date();
     const changed = await tx.eventSubscription.updateMany({
