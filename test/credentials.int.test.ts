@@ -13,6 +13,7 @@ import { createContextInner } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/root";
 import { api, bootApp, makeUser, makeWorkspace, type TApiResult, type TTestUser, type TTestWorkspace } from "./support/api";
 import { expectShape, Page, Problem, zSpecId, zTimestamp, zWorkspaceRef } from "./support/spec-schemas";
+import { rowsText } from "./support/json-text";
 
 /**
  * Credentials (spec 2.16) and provider bindings (spec 2.17) through the real
@@ -594,7 +595,7 @@ describe("THE SECRET TEST: a credential secret never leaves its request", () => 
     const found = [
       ...responses.flatMap((r, i) => leaks(`response ${i}`, r)),
       ...leaks("audit_records", JSON.stringify(auditRows)),
-      ...leaks("outbox_events", JSON.stringify(events)),
+      ...leaks("outbox_events", rowsText(events)),
       ...leaks("idempotency_keys", JSON.stringify(idem, (_k, v) => (typeof v === "bigint" ? String(v) : v))),
       ...leaks("credentials", JSON.stringify(credRows)),
       ...leaks("provider_bindings", JSON.stringify(bindingRows, (_k, v) => (typeof v === "bigint" ? String(v) : v))),

@@ -19,6 +19,7 @@ import { api, makeUser, makeWorkspace, type TApiResult, type TTestUser } from ".
 import { bootBridgeApp } from "./support/bridge-fixtures";
 import { testDbMode } from "./support/db";
 import { confirmedApp, deploy, HEALTH_EDIT, must } from "./support/deploy-fixtures";
+import { rowsText } from "./support/json-text";
 
 /**
  * Managed resources end to end: a real database and role on the PostgreSQL
@@ -195,9 +196,9 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     expect(seen.join("\n")).not.toContain(password);
     expect(logLines.join("")).not.toContain(password);
     const events = await db().outboxEvent.findMany({ where: { workspaceId: ws } });
-    expect(JSON.stringify(events, (_k, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(password);
+    expect(rowsText(events)).not.toContain(password);
     const audits = await db().auditRecord.findMany({ where: { workspaceId: ws } });
-    expect(JSON.stringify(audits, (_k, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(password);
+    expect(rowsText(audits)).not.toContain(password);
     expect(await runner().runLog(d2.id, 1 << 20)).not.toContain(password);
     const deployments = must(await call("GET", `/v1/workspaces/${ws}/deployments/${d1.id}`), 200, "dep");
     expect(JSON.stringify(deployments)).not.toContain(password);

@@ -7,6 +7,7 @@ import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { handleBridge, handleOAuthToken } from "./handlers";
 import { resetEnvCache } from "@/server/platform/env";
 import { api, BASE_URL, bootApp, makeUser, makeWorkspace, type TApiResult, type TTestUser } from "./api";
+import { randomUUID } from "node:crypto";
 
 /**
  * Bridge test fixtures, all through the real boundaries: the product comes
@@ -107,7 +108,7 @@ export async function makeProduct(
 
 export async function makeServiceIdentity(owner: TTestUser, ws: string, productId: string): Promise<{ id: string; secret: string }> {
   const created = must(
-    await api("POST", `/v1/workspaces/${ws}/service-identities`, { token: owner.token, body: { name: `bridge ${productId.slice(-6)}`, product_id: productId } }),
+    await api("POST", `/v1/workspaces/${ws}/service-identities`, { token: owner.token, body: { name: `bridge ${productId.slice(-6)} ${randomUUID().slice(0, 8)}`, product_id: productId } }),
     201, "service identity create",
   );
   return { id: created.id, secret: created.client_secret };
