@@ -9,6 +9,8 @@ import { defineConfig, devices, type ReporterDescription } from "@playwright/tes
 const PORT = Number((process.env.E2E_PORT ??= "3100"));
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const E2E_DNS_PORT = (process.env.E2E_DNS_PORT ??= "5399");
+// The invitations e2e receives the platform's mail on this loopback SMTP port (default: DNS port + 100).
+const E2E_SMTP_PORT = (process.env.E2E_SMTP_PORT ??= String(Number(E2E_DNS_PORT) + 100));
 
 const reporter: ReporterDescription[] = [["list"]];
 if (process.env.PW_JSON_OUTPUT) reporter.push(["json", { outputFile: process.env.PW_JSON_OUTPUT }]);
@@ -32,6 +34,9 @@ const serverEnv: Record<string, string> = {
   CAPSTAN_DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}`,
   CAPSTAN_DNS_TIMEOUT_MS: "500",
   CAPSTAN_DOMAIN_CNAME_TARGET: "edge.capstan.test",
+  // The platform's mail (invitations) goes to the SMTP server the invitations e2e starts.
+  CAPSTAN_SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+  CAPSTAN_MAIL_FROM: "Capstan <no-reply@capstan.test>",
 };
 if (process.env.E2E_DATABASE_URL) {
   serverEnv.DATABASE_URL = process.env.E2E_DATABASE_URL;

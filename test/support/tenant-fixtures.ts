@@ -5,6 +5,8 @@ import { api, makeUser, makeWorkspace, type TTestUser } from "./api";
 import { addAiProvider, bridge, bridgeToken, kvCapability, makeServiceIdentity } from "./bridge-fixtures";
 import { confirmedApp, deploy, HEALTH_EDIT, must } from "./deploy-fixtures";
 import { evaluate } from "./release-fixtures";
+import { resetEnvCache } from "@/server/platform/env";
+import { startSmtpSink } from "./smtp-sink";
 
 /**
  * One workspace holding a real row of every resource type the API names in
@@ -73,6 +75,11 @@ export async function seedTenant(): Promise<TTenantFixture> {
   const domain = await post("/domains", { product_id: app.productId, environment_type: "production", hostname: `app.victim-${randomBytes(4).toString("hex")}.example.com` });
   const mres = await post("/managed-resources", { kind: "postgres", name: "victim-db" });
   const order = await post("/wallet/checkout", { amount_minor: 500, currency: "USD" });
+  // A pending invitation, mailed through a loopback SMTP server (kept for the file: resends are part of the sweep).
+  const mail = await startSmtpSink();
+  process.env.CAPSTAN_SMTP_URL = mail.url;
+  resetEnvCache();
+  const invitation = await post("/invitations", { email: `invitee-${randomBytes(4).toString("hex")}@example.test`, role: "viewer" });
 
   // A dead letter of one of B's real events (reaching one takes a receiver failing for hours).
   const event = await db().outboxEvent.findFirstOrThrow({ where: { workspaceId: ws }, orderBy: { createdAt: "asc" } });
@@ -95,7 +102,7 @@ export async function seedTenant(): Promise<TTenantFixture> {
       dep: dep.id, pipe: dep.pipeline_run_id, srf: dep.surface_id, acc: access.id, ses: session.id, inv: invocation.id, pend,
       svc: svc.id, cap: cap.id, cred: provider.credentialId, bind: provider.bindingId,
       wb: sub.id, dlq: dlq.id, dom: domain.id, mres: mres.id, pay: order.id,
-      aud: audit.id, evt: event.correlationId, sha256: blob.sha256,
+      aud: audit.id, evt: event.correlationId, sha256: blob.sha256, invt: invitation.id,
     },
     fixPath: { prod: broken.productId, rev: broken.revisionId },
     bridgeToken: token,

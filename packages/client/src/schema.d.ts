@@ -201,6 +201,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workspaces/{ws}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List invitations (default: pending ones that have not expired) */
+        get: operations["invitations-list"];
+        put?: never;
+        /** Invite someone by email (owner or admin; 409 when already a member or invited) */
+        post: operations["invitations-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{ws}/invitations/{invt}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an invitation */
+        get: operations["invitations-get"];
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation (its link stops working) */
+        delete: operations["invitations-revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{ws}/invitations/{invt}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email the invitation again with a new link and a new expiry (the old link stops working; rate-limited) */
+        post: operations["invitations-resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation as the signed-in user (the account's email must be the invited address) */
+        post: operations["invitations-accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workspaces/{ws}/plan": {
         parameters: {
             query?: never;
@@ -2302,7 +2372,7 @@ export interface components {
             /** @description Position in the workspace's hash chain, from 1 without gaps */
             sequence: number;
             /** @enum {string} */
-            action: "billing.payment_succeeded" | "billing.payment_failed" | "billing.refunded" | "billing.subscription_changed" | "billing.profile_changed" | "billing.invoice_issued" | "billing.granted" | "billing.adjusted" | "billing.tier_changed" | "billing.rate_card_updated" | "credential.created" | "credential.revoked" | "binding.requested" | "binding.ready" | "binding.failed" | "binding.revoked" | "binding.expired" | "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "member.upserted" | "member.role_changed" | "platform.bootstrapped" | "product.created" | "release.created" | "deployment.requested" | "deployment.ready" | "deployment.stopped" | "plan.changed" | "budget.changed" | "capability.denied" | "capability.output_blocked" | "capability.fallback" | "bridge.rejected" | "usage.denied" | "access.qualified" | "access.denied" | "access.revoked" | "isolation.unenforced_run" | "isolation.blocked" | "pending.resolved" | "fix.requested" | "fix.decided" | "adjudication.decided" | "authz.forbidden" | "authz.workspace_mismatch" | "audit.exported" | "audit.retention_deleted" | "product.renamed" | "service_identity.renamed" | "binding.renamed" | "webhook.renamed";
+            action: "billing.payment_succeeded" | "billing.payment_failed" | "billing.refunded" | "billing.subscription_changed" | "billing.profile_changed" | "billing.invoice_issued" | "billing.granted" | "billing.adjusted" | "billing.tier_changed" | "billing.rate_card_updated" | "credential.created" | "credential.revoked" | "binding.requested" | "binding.ready" | "binding.failed" | "binding.revoked" | "binding.expired" | "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "member.upserted" | "member.role_changed" | "platform.bootstrapped" | "product.created" | "release.created" | "deployment.requested" | "deployment.ready" | "deployment.stopped" | "plan.changed" | "budget.changed" | "capability.denied" | "capability.output_blocked" | "capability.fallback" | "bridge.rejected" | "usage.denied" | "access.qualified" | "access.denied" | "access.revoked" | "isolation.unenforced_run" | "isolation.blocked" | "pending.resolved" | "fix.requested" | "fix.decided" | "adjudication.decided" | "authz.forbidden" | "authz.workspace_mismatch" | "audit.exported" | "audit.retention_deleted" | "product.renamed" | "service_identity.renamed" | "binding.renamed" | "webhook.renamed" | "member.invited" | "member.invitation_resent" | "member.invitation_revoked";
             actor: {
                 /** @enum {string} */
                 kind: "user" | "service" | "system";
@@ -2387,6 +2457,50 @@ export interface components {
             role: "owner" | "admin" | "developer" | "viewer";
             created_at: string;
             updated_at: string;
+        };
+        Invitation: {
+            id: string;
+            workspace_id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /**
+             * @description A pending invitation past expires_at reads as expired
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            invited_by: {
+                id: string;
+                name: string | null;
+                email: string | null;
+            };
+            expires_at: string;
+            last_sent_at: string | null;
+            send_count: number;
+            /**
+             * @description Whether the mail server accepted the last invitation email
+             * @enum {string}
+             */
+            email_status: "pending" | "sent" | "failed";
+            /** @description Why the last email was not accepted, in words */
+            email_error: string | null;
+            accepted_at: string | null;
+            accepted_by_id: string | null;
+            revoked_at: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        Invitations: {
+            items: components["schemas"]["Invitation"][];
+            next_cursor: string | null;
+        };
+        InvitationAccepted: {
+            workspace_id: string;
+            workspace_name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /** @description True when the user was already a member (their role is not changed) */
+            already_member: boolean;
         };
         Plan: {
             id: string;
@@ -3923,7 +4037,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 order?: "asc" | "desc";
-                action?: "billing.payment_succeeded" | "billing.payment_failed" | "billing.refunded" | "billing.subscription_changed" | "billing.profile_changed" | "billing.invoice_issued" | "billing.granted" | "billing.adjusted" | "billing.tier_changed" | "billing.rate_card_updated" | "credential.created" | "credential.revoked" | "binding.requested" | "binding.ready" | "binding.failed" | "binding.revoked" | "binding.expired" | "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "member.upserted" | "member.role_changed" | "platform.bootstrapped" | "product.created" | "release.created" | "deployment.requested" | "deployment.ready" | "deployment.stopped" | "plan.changed" | "budget.changed" | "capability.denied" | "capability.output_blocked" | "capability.fallback" | "bridge.rejected" | "usage.denied" | "access.qualified" | "access.denied" | "access.revoked" | "isolation.unenforced_run" | "isolation.blocked" | "pending.resolved" | "fix.requested" | "fix.decided" | "adjudication.decided" | "authz.forbidden" | "authz.workspace_mismatch" | "audit.exported" | "audit.retention_deleted" | "product.renamed" | "service_identity.renamed" | "binding.renamed" | "webhook.renamed";
+                action?: "billing.payment_succeeded" | "billing.payment_failed" | "billing.refunded" | "billing.subscription_changed" | "billing.profile_changed" | "billing.invoice_issued" | "billing.granted" | "billing.adjusted" | "billing.tier_changed" | "billing.rate_card_updated" | "credential.created" | "credential.revoked" | "binding.requested" | "binding.ready" | "binding.failed" | "binding.revoked" | "binding.expired" | "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "member.upserted" | "member.role_changed" | "platform.bootstrapped" | "product.created" | "release.created" | "deployment.requested" | "deployment.ready" | "deployment.stopped" | "plan.changed" | "budget.changed" | "capability.denied" | "capability.output_blocked" | "capability.fallback" | "bridge.rejected" | "usage.denied" | "access.qualified" | "access.denied" | "access.revoked" | "isolation.unenforced_run" | "isolation.blocked" | "pending.resolved" | "fix.requested" | "fix.decided" | "adjudication.decided" | "authz.forbidden" | "authz.workspace_mismatch" | "audit.exported" | "audit.retention_deleted" | "product.renamed" | "service_identity.renamed" | "binding.renamed" | "webhook.renamed" | "member.invited" | "member.invitation_resent" | "member.invitation_revoked";
                 actor_id?: string;
                 target_id?: string;
                 correlation_id?: string;
@@ -5022,6 +5136,664 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "invitations-list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                order?: "asc" | "desc";
+                status?: "pending" | "accepted" | "revoked" | "expired";
+            };
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitations"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "invitations-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "admin" | "developer" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "invitations-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                ws: string;
+                invt: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "invitations-revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                ws: string;
+                invt: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "invitations-resend": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                ws: string;
+                invt: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "invitations-accept": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAccepted"];
                 };
             };
             /** @description Bad request */

@@ -14,10 +14,12 @@ import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import type { TRole } from "@/server/domain/identity/access.service";
 import { formatDate, ROLE_OPTIONS, titleCase } from "./format";
 import { LoadMore } from "./load-more";
+import { InvitationsSection } from "./invitations-card";
 import { hasRole } from "./nav-config";
 import { PageHeader } from "./page-header";
 import { Person } from "./person";
 import { QueryStates } from "./query-states";
+import { RoleGuide } from "./role-guide";
 
 function AddMemberForm({ ws }: { ws: string }) {
   const trpc = useTRPC();
@@ -41,8 +43,8 @@ function AddMemberForm({ ws }: { ws: string }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Add member</CardTitle>
-        <CardDescription>The person needs a Capstan account. Adding an existing member changes their role.</CardDescription>
+        <CardTitle>Add an existing account</CardTitle>
+        <CardDescription>Adds someone who already has a Capstan account at once, without an email. Adding an existing member changes their role.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">
         <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
@@ -113,6 +115,7 @@ export function MembersView({ ws }: { ws: string }) {
         {workspace.data && !canManage ? (
           <Alert>Only owners and admins can add members or change roles. You are {workspace.data.role}.</Alert>
         ) : null}
+        {canManage && workspace.data ? <InvitationsSection ws={ws} callerRole={workspace.data.role} /> : null}
         {canManage ? <AddMemberForm ws={ws} /> : null}
 
         <Card>
@@ -179,6 +182,7 @@ export function MembersView({ ws }: { ws: string }) {
             <LoadMore query={members} label="Load more members" className="px-5 pb-4" />
           </CardContent>
         </Card>
+        <RoleGuide />
       </div>
     </>
   );

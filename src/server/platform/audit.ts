@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   "isolation.unenforced_run", "isolation.blocked", "pending.resolved", "fix.requested", "fix.decided",
   "adjudication.decided", "authz.forbidden", "authz.workspace_mismatch", "audit.exported", "audit.retention_deleted",
   "product.renamed", "service_identity.renamed", "binding.renamed", "webhook.renamed",
+  // Invitations (docs/decisions.md "Invitations"); joining is the spec's member.upserted.
+  "member.invited", "member.invitation_resent", "member.invitation_revoked",
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 

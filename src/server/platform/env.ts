@@ -131,6 +131,14 @@ const ZEnv = z.object({
   CAPSTAN_JWKS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   CAPSTAN_SIGNING_KEY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   CAPSTAN_JWT_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+  /** The platform's own mail (invitations): smtp://user:pass@host:port or smtps://...; unset = invitations cannot be sent (503). */
+  CAPSTAN_SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "smtp:// or smtps:// URL").optional(),
+  /** From address of the platform's mail. */
+  CAPSTAN_MAIL_FROM: z.string().min(3).default("Capstan <no-reply@localhost>"),
+  /** Hours an invitation link stays valid; resending starts a new period. */
+  CAPSTAN_INVITATION_TTL_HOURS: z.coerce.number().positive().max(24 * 90).default(7 * 24),
+  /** Seconds between two sends of one invitation (resend rate limit). */
+  CAPSTAN_INVITATION_RESEND_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).optional(),
   NEXTAUTH_SECRET: z.string().optional(),

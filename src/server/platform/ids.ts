@@ -10,6 +10,8 @@ export const ID_PREFIXES = [
   "frz", "adj", "fix", "upl", "dom", "wb", "ctx", "aud", "pay", "ivc", "rfd",
   // Our own resources that the spec does not name.
   "tok", "mem", "idem", "whk", "wat", "dlq", "rsv",
+  // Invitations to a workspace (inv_ is the spec's invocation).
+  "invt",
   // Billing (docs/decisions.md "Billing"): rate card versions, grants, ledger entries.
   "rcv", "gnt", "led",
 ] as const;

@@ -4,6 +4,7 @@ import { eventsRouter } from "@/server/domain/events/events.router";
 import { identityRouter } from "@/server/domain/identity/identity.router";
 import { usageRouter } from "@/server/domain/usage/usage.router";
 import { workspacesRouter } from "@/server/domain/workspaces/workspaces.router";
+import { invitationsRouter } from "@/server/domain/invitations/invitations.router";
 import { webhooksRouter } from "@/server/domain/webhooks/webhooks.router";
 import { sourceRouter } from "@/server/domain/source/source.router";
 import { serviceIdentitiesRouter } from "@/server/domain/service-identities/service-identities.router";
@@ -25,6 +26,7 @@ export const appRouter = router({
   events: eventsRouter,
   identity: identityRouter,
   workspaces: workspacesRouter,
+  invitations: invitationsRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
   source: sourceRouter,
