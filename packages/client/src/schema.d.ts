@@ -2314,6 +2314,12 @@ export interface components {
             /** @description storage.object: region */
             region?: string;
         };
+        TierDefaultBudgets: {
+            ai_tokens?: number | null;
+            runtime?: number | null;
+            provider_call?: number | null;
+            storage?: number | null;
+        };
         CapabilityInvocations: {
             items: components["schemas"]["CapabilityInvocation"][];
             next_cursor: string | null;
@@ -3726,6 +3732,8 @@ export interface components {
                 kind: "subscription";
                 tier: string;
                 amount_minor: number;
+                period_start?: string;
+                period_end?: string;
             })[];
             usage_micros: number;
             granted_micros: number;
@@ -3768,6 +3776,7 @@ export interface components {
             included_credit_minor: number;
             /** @enum {string} */
             billing_mode: "postpaid" | "prepaid";
+            default_budgets: components["schemas"]["TierDefaultBudgets"];
             created_at: string;
             updated_at: string;
         };
@@ -18265,6 +18274,8 @@ export interface operations {
                      * @enum {string}
                      */
                     billing_mode?: "postpaid" | "prepaid";
+                    /** @default {} */
+                    default_budgets?: components["schemas"]["TierDefaultBudgets"];
                 };
             };
         };

@@ -15,6 +15,7 @@ import { processDomainChecks } from "@/server/domain/domains/verification.servic
 import { pruneVerifyRequests } from "@/server/domain/domains/domains.service";
 import { measureManagedResources, processManagedResources } from "@/server/domain/managed-resources/managed-resources.worker";
 import { issueDueInvoices } from "@/server/domain/billing/invoices.service";
+import { renewDueSubscriptions } from "@/server/domain/billing/renewals.service";
 import { pumpDeliveries } from "./delivery-pump";
 import { runningTicks, trackTick } from "./ticks";
 import { lapseRunnerHosts } from "@/server/domain/runners/lapse.service";
@@ -65,6 +66,8 @@ export function loops(): TLoop[] {
     { name: "retention", everyMs: 60_000, run: () => purgeExpired() },
     // Month close: the previous month's invoices (idempotent; retried every tick until issued).
     { name: "billing-invoices", everyMs: 5 * 60_000, run: () => issueDueInvoices() },
+    // Subscription periods roll over at their end (safe with several workers: the wallet lock per workspace).
+    { name: "billing-renewals", everyMs: 60_000, run: () => renewDueSubscriptions() },
   ];
 }
 

@@ -17,7 +17,11 @@ const ZUsageLine = z.object({
   unit_prices: z.object({ input_tokens_per_million: z.number().int(), output_tokens_per_million: z.number().int(), per_call: z.number().int() }),
   amount_micros: z.number().int(),
 });
-const ZFeeLine = z.object({ kind: z.literal("subscription"), tier: z.string(), amount_minor: z.number().int() });
+const ZFeeLine = z.object({
+  kind: z.literal("subscription"), tier: z.string(), amount_minor: z.number().int(),
+  /** The period this fee is for (absent on invoices issued before periods were recorded). */
+  period_start: z.string().optional(), period_end: z.string().optional(),
+});
 
 export const ZInvoice = z
   .object({

@@ -62,14 +62,17 @@ async function issueIn(tx: Prisma.TransactionClient, workspaceId: string, month:
     SELECT -sum(e.amount_micros)::bigint AS g FROM wallet_entries e JOIN capability_invocations ci ON ci.id = e.source_id
      WHERE e.source_kind = 'capability_invocation' AND e.grant_id IS NOT NULL AND e.currency = ${currency}
        AND ci.workspace_id = ${workspaceId} AND ci.requested_at >= ${start} AND ci.requested_at < ${end}`;
-  const sub = await tx.subscription.findUnique({ where: { workspaceId } });
-  const fee = sub && sub.currency === currency && sub.currentPeriodStart >= start && sub.currentPeriodStart < end ? sub.monthlyPriceMinor : BigInt(0);
+  // Each subscription period that started this month bills its snapshotted price (renewals and changes alike).
+  const periods = await tx.subscriptionPeriod.findMany({
+    where: { workspaceId, currency, periodStart: { gte: start, lt: end }, priceMinor: { gt: 0 } }, orderBy: { periodStart: "asc" },
+  });
+  const fee = periods.reduce((sum, p) => sum + p.priceMinor, BigInt(0));
   const usage = lines.reduce((sum, l) => sum + BigInt(l.amount), BigInt(0));
   if (usage === BigInt(0) && fee === BigInt(0)) return null;
   const microsPerMinor = BigInt(10) ** BigInt(6 - CURRENCIES[currency]);
   const total = divRoundHalfUp(usage, microsPerMinor) + fee;
   const json = [
-    ...(fee > BigInt(0) && sub ? [{ kind: "subscription" as const, tier: sub.tier, amount_minor: toWire(fee) }] : []),
+    ...periods.map((p) => ({ kind: "subscription" as const, tier: p.tier, amount_minor: toWire(p.priceMinor), period_start: iso(p.periodStart), period_end: iso(p.periodEnd) })),
     ...lines.map((l) => ({
       kind: "usage" as const, capability: l.capability, provider: l.provider, model: l.model ?? "", rate_card_version_id: l.rate_card_version_id,
       calls: l.calls, tokens: l.tokens, amount_micros: toWire(BigInt(l.amount)),
@@ -100,7 +103,7 @@ export async function issueInvoices(workspaceId: string, month: string, now = ne
     const currencies = await tx.$queryRaw<{ c: string }[]>`
       SELECT DISTINCT charge_currency AS c FROM capability_invocations
        WHERE workspace_id = ${workspaceId} AND charge_micros IS NOT NULL AND requested_at >= ${start} AND requested_at < ${end}
-      UNION SELECT currency FROM subscriptions WHERE workspace_id = ${workspaceId} AND current_period_start >= ${start} AND current_period_start < ${end}`;
+      UNION SELECT currency FROM subscription_periods WHERE workspace_id = ${workspaceId} AND period_start >= ${start} AND period_start < ${end}`;
     const out: TInvoice[] = [];
     for (const { c } of currencies) {
       const row = await issueIn(tx, workspaceId, month, c as TCurrency, now);
@@ -118,8 +121,8 @@ export async function issueDueInvoices(now = new Date()): Promise<number> {
     SELECT DISTINCT ci.workspace_id FROM capability_invocations ci
      WHERE ci.charge_micros IS NOT NULL AND ci.requested_at >= ${start} AND ci.requested_at < ${end}
        AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.workspace_id = ci.workspace_id AND i.month = ${month})
-    UNION SELECT s.workspace_id FROM subscriptions s
-     WHERE s.current_period_start >= ${start} AND s.current_period_start < ${end}
+    UNION SELECT s.workspace_id FROM subscription_periods s
+     WHERE s.period_start >= ${start} AND s.period_start < ${end}
        AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.workspace_id = s.workspace_id AND i.month = ${month})
     LIMIT 500`;
   let issued = 0;

@@ -43,6 +43,12 @@ export type TBillingProfile = z.infer<typeof ZBillingProfile>;
 export const BILLING_MODES = ["postpaid", "prepaid"] as const;
 export type TBillingMode = (typeof BILLING_MODES)[number];
 
+const zLimit = z.number().min(0).max(1e15).nullable();
+export const ZDefaultBudgets = z
+  .strictObject({ ai_tokens: zLimit.optional(), runtime: zLimit.optional(), provider_call: zLimit.optional(), storage: zLimit.optional() })
+  .meta({ id: "TierDefaultBudgets" });
+export type TDefaultBudgets = z.infer<typeof ZDefaultBudgets>;
+
 export const ZTierRequest = z
   .strictObject({
     name: zText(100),
@@ -57,6 +63,8 @@ export const ZTierRequest = z
      * prepaid: each call holds its maximum price from the wallet first and is refused (usage_denied) when the wallet cannot cover it.
      */
     billing_mode: z.enum(BILLING_MODES).default("postpaid"),
+    /** Monthly budget limits (usage units; null = unlimited) set on the workspace when it subscribes; a category left out is not touched. */
+    default_budgets: ZDefaultBudgets.default({}),
   })
   .meta({ id: "SubscriptionTierRequest" });
 
@@ -64,6 +72,7 @@ export const ZTier = z
   .object({
     tier: z.string(), name: z.string(), plan: z.enum(PLANS), currency: zCurrency,
     monthly_price_minor: z.number().int(), included_credit_minor: z.number().int(), billing_mode: z.enum(BILLING_MODES),
+    default_budgets: ZDefaultBudgets,
     created_at: z.string(), updated_at: z.string(),
   })
   .meta({ id: "SubscriptionTier" });

@@ -1,5 +1,7 @@
-import type { BillingProfile, Subscription, SubscriptionTier } from "@/generated/prisma/client";
+import type { BillingProfile, Prisma, Subscription, SubscriptionTier } from "@/generated/prisma/client";
+import { setBudgetLimit } from "@/server/domain/usage/budget.service";
 import { applyPlan, getPlan } from "@/server/domain/usage/plan.service";
+import { USAGE_CATEGORIES } from "@/server/domain/usage/usage.contract";
 import type { TPlanName } from "@/server/domain/usage/usage.contract";
 import { writeAudit } from "@/server/platform/audit";
 import { signalChange } from "@/server/platform/change-signals";
@@ -8,7 +10,7 @@ import { AppError, notFound } from "@/server/platform/errors";
 import { PLATFORM_WORKSPACE_ID } from "@/server/platform/ids";
 import { iso, isoOrNull, utcMonth } from "@/server/platform/time";
 import { fromWire, toWire, type TCurrency } from "./money";
-import type { TBillingMode, TBillingProfile, TBillingProfileRequest, TSubscription, TTier } from "./subscriptions.contract";
+import type { TBillingMode, TBillingProfile, TBillingProfileRequest, TDefaultBudgets, TSubscription, TTier } from "./subscriptions.contract";
 import { assertWorkspace, grantIn, inWallet } from "./wallet.service";
 
 /**
@@ -65,7 +67,7 @@ function toTier(t: SubscriptionTier): TTier {
   return {
     tier: t.tier, name: t.name, plan: t.plan as TPlanName, currency: t.currency as TCurrency,
     monthly_price_minor: toWire(t.monthlyPriceMinor), included_credit_minor: toWire(t.includedCreditMinor),
-    billing_mode: t.billingMode as TBillingMode,
+    billing_mode: t.billingMode as TBillingMode, default_budgets: (t.defaultBudgets ?? {}) as TDefaultBudgets,
     created_at: iso(t.createdAt), updated_at: iso(t.updatedAt),
   };
 }
@@ -87,11 +89,15 @@ export async function getTier(tier: string): Promise<TTier> {
  */
 export async function putTier(
   caller: TCaller, tier: string,
-  input: { name: string; plan: TPlanName; currency: TCurrency; monthly_price_minor: number; included_credit_minor: number; billing_mode?: TBillingMode },
+  input: {
+    name: string; plan: TPlanName; currency: TCurrency; monthly_price_minor: number; included_credit_minor: number; billing_mode?: TBillingMode;
+    default_budgets?: TDefaultBudgets;
+  },
 ): Promise<TTier> {
   const data = {
     name: input.name, plan: input.plan, currency: input.currency, monthlyPriceMinor: fromWire(input.monthly_price_minor),
-    includedCreditMinor: fromWire(input.included_credit_minor), billingMode: input.billing_mode ?? "postpaid", updatedBy: caller.userId,
+    includedCreditMinor: fromWire(input.included_credit_minor), billingMode: input.billing_mode ?? "postpaid",
+    defaultBudgets: (input.default_budgets ?? {}) as Prisma.InputJsonValue, updatedBy: caller.userId,
   };
   const result = await db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"tier:" + tier}, 0))`;
@@ -100,12 +106,12 @@ export async function putTier(
     const row = await tx.subscriptionTier.upsert({ where: { tier }, create: { tier, ...data, createdAt: now, updatedAt: now }, update: { ...data, updatedAt: now } });
     const same = before && before.name === row.name && before.plan === row.plan && before.currency === row.currency
       && before.monthlyPriceMinor === row.monthlyPriceMinor && before.includedCreditMinor === row.includedCreditMinor
-      && before.billingMode === row.billingMode;
+      && before.billingMode === row.billingMode && JSON.stringify(before.defaultBudgets) === JSON.stringify(row.defaultBudgets);
     if (!same) {
       await writeAudit(tx, {
         workspaceId: PLATFORM_WORKSPACE_ID, actor: { kind: "user", id: caller.userId }, action: "billing.tier_changed",
         target: { kind: "subscription_tier", id: tier }, correlationId: caller.correlationId,
-        details: { before: before ? toTier(before) : null, after: { ...input, billing_mode: data.billingMode } },
+        details: { before: before ? toTier(before) : null, after: { ...input, billing_mode: data.billingMode, default_budgets: input.default_budgets ?? {} } },
       });
     }
     return { tier: toTier(row), modeChanged: before?.billingMode !== row.billingMode || before?.currency !== row.currency };
@@ -161,6 +167,7 @@ export async function setSubscription(caller: TCaller, workspaceId: string, tier
     const end = addMonth(now);
     const data = { tier, currency: t.currency, monthlyPriceMinor: t.monthlyPriceMinor, currentPeriodStart: now, currentPeriodEnd: end, updatedBy: caller.userId, updatedAt: now };
     const row = await tx.subscription.upsert({ where: { workspaceId }, create: { workspaceId, ...data, createdAt: now }, update: data });
+    await tx.subscriptionPeriod.create({ data: { workspaceId, periodStart: now, periodEnd: end, tier, currency: t.currency, priceMinor: t.monthlyPriceMinor, createdAt: now } });
     const plan = await applyPlan(tx, caller, workspaceId, t.plan as TPlanName);
     let grantId: string | null = null;
     const reason = `subscription:${tier}:${utcMonth(now)}`;
@@ -176,6 +183,18 @@ export async function setSubscription(caller: TCaller, workspaceId: string, tier
     });
     return toSubscription(workspaceId, plan.plan, row, t.billingMode);
   });
-  if (changed) signalChange("plan", workspaceId);
+  if (changed) {
+    signalChange("plan", workspaceId);
+    // After the change commits, in budget-row order of its own (budgets are locked before the wallet elsewhere, never after).
+    await applyTierBudgets(caller, workspaceId, (t.defaultBudgets ?? {}) as TDefaultBudgets);
+  }
   return result;
+}
+
+/** Sets this month's budget limits the tier names (audited budget.changed each; a category left out is untouched). */
+async function applyTierBudgets(caller: TCaller, workspaceId: string, defaults: TDefaultBudgets): Promise<void> {
+  for (const category of USAGE_CATEGORIES) {
+    const limit = defaults[category];
+    if (limit !== undefined) await setBudgetLimit(caller, workspaceId, category, limit);
+  }
 }

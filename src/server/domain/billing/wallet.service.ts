@@ -155,6 +155,7 @@ export async function createGrant(
 export async function grantIn(
   tx: TTx, caller: TCaller, workspaceId: string,
   input: { amount_minor: number; currency: TCurrency; priority: number; expires_at: string; reason?: string }, now = new Date(),
+  system = false,
 ): Promise<TGrant> {
   const expiresAt = new Date(input.expires_at);
   const amount = minorToMicros(fromWire(input.amount_minor), input.currency);
@@ -166,7 +167,7 @@ export async function grantIn(
   });
   await insertEntries(tx, workspaceId, input.currency, { kind: "grant", id: g.id }, [{ kind: "grant", amount, grantId: g.id }], now);
   await writeAudit(tx, {
-    workspaceId, actor: { kind: "user", id: caller.userId }, action: "billing.granted", target: { kind: "wallet_grant", id: g.id },
+    workspaceId, actor: system ? { kind: "system", id: null } : { kind: "user", id: caller.userId }, action: "billing.granted", target: { kind: "wallet_grant", id: g.id },
     correlationId: caller.correlationId,
     details: { amount_minor: input.amount_minor, currency: input.currency, priority: input.priority, expires_at: iso(expiresAt), reason: input.reason ?? null },
   });
