@@ -41,7 +41,7 @@ const CONCURRENCY = [1, 10] as const;
 ensureBuild();
 const admin = new pg.Client({ connectionString: ADMIN_URL });
 await admin.connect();
-const pgVersion = (await admin.query<{ v: string }>("SHOW server_version")).rows[0]!.v;
+const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
 const dbName = `capstan_bench_${Date.now()}`;
 await admin.query(`CREATE DATABASE ${dbName}`);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "capstan-bench-"));
