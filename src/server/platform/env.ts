@@ -65,6 +65,8 @@ const ZEnv = z.object({
   /** Shared rate limits across replicas (Redis); unset: per-process token buckets. */
   CAPSTAN_REDIS_URL: z.string().url().optional(),
   CAPSTAN_REDIS_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(100),
+  /** Prefix of every Redis key Capstan writes (several installations, or tests, on one Redis). */
+  CAPSTAN_REDIS_KEY_PREFIX: z.string().max(64).default("capstan:"),
   /** Bridge rate limit per service identity and process (token bucket). */
   CAPSTAN_BRIDGE_RATE_PER_SEC: z.coerce.number().positive().default(200),
   CAPSTAN_BRIDGE_BURST: z.coerce.number().int().min(1).default(400),

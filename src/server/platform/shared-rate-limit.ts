@@ -93,7 +93,7 @@ async function limiterFor(s: TShared, name: string, limit: TLimit): Promise<Rate
     const { RateLimiterRedis } = await import("rate-limiter-flexible");
     const duration = limit.rate >= 1 ? 1 : Math.ceil(1 / limit.rate);
     const points = Math.max(1, Math.floor(limit.rate * duration));
-    l = new RateLimiterRedis({ storeClient: s.redis, keyPrefix: `capstan:rl:${name}`, points, duration });
+    l = new RateLimiterRedis({ storeClient: s.redis, keyPrefix: `${env().CAPSTAN_REDIS_KEY_PREFIX}rl:${name}`, points, duration });
     s.limiters.set(id, l);
   }
   return l;
