@@ -87,7 +87,7 @@ function startReplica(): Promise<TReplica> {
       env: { ...process.env, ...shared, CAPSTAN_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "capstan-bench-web-")), CAPSTAN_ROLES: "web", CAPSTAN_WORKERS: "0", PORT: "0", NODE_ENV: "production" },
     });
     const r: TReplica = { child, port: 0, out: "" };
-    child.stdout!.on("data", (c: Buffer) => {
+    child.stdout.on("data", (c: Buffer) => {
       r.out += c.toString();
       const m = /^listening (\d+)$/m.exec(r.out);
       if (m && !r.port) {
@@ -95,7 +95,7 @@ function startReplica(): Promise<TReplica> {
         resolve(r);
       }
     });
-    child.stderr!.on("data", (c: Buffer) => (r.out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (r.out += c.toString()));
     child.once("exit", (code) => { if (!r.port) reject(new Error(`replica exited ${code}: ${r.out}`)); });
   });
 }

@@ -107,8 +107,8 @@ function startWorker(dir = dataDir()): Promise<TWorker> {
     env: { ...process.env, ...common(), CAPSTAN_DATA_DIR: dir, CAPSTAN_WORKERS: "1", CAPSTAN_WORKER_POLL_MS: "200", LOG_LEVEL: "info" },
   });
   const w: TWorker = { dir, hostId: `${os.hostname()}:${path.resolve(dir, "run")}`, child, output: [] };
-  child.stdout!.on("data", (c: Buffer) => w.output.push(c.toString()));
-  child.stderr!.on("data", (c: Buffer) => w.output.push(c.toString()));
+  child.stdout.on("data", (c: Buffer) => w.output.push(c.toString()));
+  child.stderr.on("data", (c: Buffer) => w.output.push(c.toString()));
   workers.push(w);
   return waitFor(`worker in ${dir} to start`, async () => {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker exited:\n${w.output.join("")}`);
@@ -394,8 +394,8 @@ describe("two web replicas and two workers on one database, bucket and Redis", (
         cwd: ROOT, env: { ...process.env, CAPSTAN_DATA_DIR: dataDir(), LOG_LEVEL: "warn" }, stdio: ["ignore", "pipe", "pipe"],
       });
       let out = "";
-      child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-      child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+      child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (out += c.toString()));
       child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`run-job exited ${code}: ${out}`))));
     });
     const outs = await Promise.all([race(), race()]);
