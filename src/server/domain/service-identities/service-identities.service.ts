@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { Prisma, ServiceIdentity } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { sha256Hex } from "@/server/platform/crypto";
-import { db, type TTx } from "@/server/platform/db/client";
+import type { TDb, TTx } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, conflict, notFound } from "@/server/platform/errors";
 import { newId, PLATFORM_WORKSPACE_ID } from "@/server/platform/ids";
 import { assertNameFree, isNameRace, nameTaken } from "@/server/platform/names";
@@ -91,8 +92,8 @@ export async function createServiceIdentity(
   input: TServiceIdentityRequest,
 ): Promise<TServiceIdentity & { client_secret: string }> {
   if (input.product_id) {
-    const product = await db().product.findUnique({ where: { id: input.product_id }, select: { workspaceId: true } });
-    if (!product || product.workspaceId !== scope.workspaceId) {
+    const product = await scopedDb(scope.workspaceId).product.findUnique({ where: { id: input.product_id }, select: { id: true } });
+    if (!product) {
       const message = `is not a product of workspace ${scope.workspaceId}`;
       throw new AppError("validation_failed", `product_id ${message}`, { errors: [{ path: "/product_id", message }] });
     }
@@ -103,7 +104,7 @@ export async function createServiceIdentity(
     ? { issuer: input.federation.issuer, subject: input.federation.subject, audience: input.federation.audience }
     : null;
   const name = input.name.trim();
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(scope.workspaceId).$transaction(async (tx) => {
     await assertNameFree(tx, "service_identities", scope.workspaceId, name);
     const created = await tx.serviceIdentity.create({
       data: {
@@ -130,7 +131,7 @@ export async function createServiceIdentity(
  */
 export async function renameServiceIdentity(caller: TCaller, scope: TScope, id: string, rawName: string): Promise<TServiceIdentity> {
   const name = rawName.trim();
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(scope.workspaceId).$transaction(async (tx) => {
     const before = await findOwned(scope, id, tx);
     if (before.name === name) return before;
     if (before.status !== "revoked") await assertNameFree(tx, "service_identities", scope.workspaceId, name, id);
@@ -143,9 +144,10 @@ export async function renameServiceIdentity(caller: TCaller, scope: TScope, id: 
   return toServiceIdentity(row);
 }
 
-async function findOwned(scope: TScope, id: string, tx: TTx | ReturnType<typeof db> = db()): Promise<TRow> {
+/** `tx`: a client scoped to `scope.workspaceId` (another workspace's identity is not found). */
+async function findOwned(scope: TScope, id: string, tx: TTx | TDb = scopedDb(scope.workspaceId)): Promise<TRow> {
   const row = await tx.serviceIdentity.findUnique({ where: { id } });
-  if (!row || row.workspaceId !== scope.workspaceId || row.kind !== scope.kind) throw notFound(`Service identity ${id}`);
+  if (!row || row.kind !== scope.kind) throw notFound(`Service identity ${id}`);
   return row;
 }
 
@@ -155,14 +157,14 @@ export async function getServiceIdentity(scope: TScope, id: string): Promise<TSe
 
 export async function listServiceIdentities(scope: TScope, q: TListQuery): Promise<TPage<TServiceIdentity>> {
   const args = keysetArgs(q);
-  const where: Prisma.ServiceIdentityWhereInput = { ...args.where, workspaceId: scope.workspaceId, kind: scope.kind };
-  const rows = await db().serviceIdentity.findMany({ ...args, where });
+  const where: Prisma.ServiceIdentityWhereInput = { ...args.where, kind: scope.kind };
+  const rows = await scopedDb(scope.workspaceId).serviceIdentity.findMany({ ...args, where });
   return toPage(rows, q, toServiceIdentity);
 }
 
 /** Permanent. Idempotent: revoking a revoked identity returns it unchanged (no second audit). */
 export async function revokeServiceIdentity(caller: TCaller, scope: TScope, id: string): Promise<TServiceIdentity> {
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(scope.workspaceId).$transaction(async (tx) => {
     await findOwned(scope, id, tx);
     const now = new Date();
     const changed = await tx.serviceIdentity.updateMany({
@@ -198,7 +200,7 @@ export async function rotateServiceIdentitySecret(
     throw new AppError("validation_failed", `previous_secret_expires_in ${message}`, { errors: [{ path: "/previous_secret_expires_in", message }] });
   }
   const secret = newClientSecret();
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(scope.workspaceId).$transaction(async (tx) => {
     await findOwned(scope, id, tx);
     const before = await tx.serviceIdentity.findUniqueOrThrow({ where: { id }, omit: { secretHash: false } });
     if (before.status !== "active") throw conflict(`Service identity ${id} is revoked; its secret cannot be rotated`, "service_identity_revoked");
@@ -237,7 +239,7 @@ export async function rotateServiceIdentitySecret(
  * Idempotent: with no previous secret in effect the identity is returned unchanged.
  */
 export async function revokePreviousServiceIdentitySecret(caller: TCaller, scope: TScope, id: string): Promise<TServiceIdentity> {
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(scope.workspaceId).$transaction(async (tx) => {
     const before = await findOwned(scope, id, tx);
     const now = new Date();
     if (!before.previousSecretExpiresAt || before.previousSecretRevokedAt) return before;

@@ -1,6 +1,7 @@
 import type { Product, Revision, SourceFreeze } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { emitEvent } from "@/server/platform/outbox";
@@ -96,7 +97,7 @@ async function createProductNamed(caller: TCaller, workspaceId: string, input: {
   const productId = newId("prod");
   const revisionId = newId("rev");
   const freezeId = newId("frz");
-  await db().$transaction(async (tx) => {
+  await scopedDb(workspaceId).$transaction(async (tx) => {
     if (explicit) await assertNameFree(tx, "products", workspaceId, explicit);
     const name = explicit ?? (await freeName(tx, "products", workspaceId, repoBaseName(input.repo_url)));
     await tx.product.create({
@@ -127,7 +128,7 @@ export async function refreezeProduct(caller: TCaller, workspaceId: string, prod
   const product = await getOwnedProduct(workspaceId, productId);
   const revisionId = newId("rev");
   const freezeId = newId("frz");
-  await db().$transaction(async (tx) => {
+  await scopedDb(workspaceId).$transaction(async (tx) => {
     await tx.revision.create({ data: { id: revisionId, workspaceId, productId, inputRevisionId: product.inputRevisionId, freezeId } });
     await tx.sourceFreeze.create({
       data: { id: freezeId, workspaceId, productId, revisionId, repoUrl: product.repoUrl, ref, correlationId: caller.correlationId, createdBy: caller.userId },
@@ -137,8 +138,8 @@ export async function refreezeProduct(caller: TCaller, workspaceId: string, prod
 }
 
 export async function getOwnedProduct(workspaceId: string, productId: string): Promise<Product> {
-  const p = await db().product.findUnique({ where: { id: productId } });
-  if (!p || p.workspaceId !== workspaceId) throw notFound(`Product ${productId}`);
+  const p = await scopedDb(workspaceId).product.findUnique({ where: { id: productId } });
+  if (!p) throw notFound(`Product ${productId}`);
   return p;
 }
 
@@ -149,7 +150,7 @@ export async function getProduct(workspaceId: string, productId: string): Promis
 
 export async function listProducts(workspaceId: string, q: TListQuery): Promise<TPage<TProduct>> {
   const args = keysetArgs(q);
-  const rows = await db().product.findMany({ ...args, where: { ...args.where, workspaceId } });
+  const rows = await scopedDb(workspaceId).product.findMany({ ...args, where: args.where });
   const activity = await activityOf(rows.slice(0, q.limit));
   return toPage(rows, q, (p) => toProduct(p, activity.get(p.id)));
 }
@@ -157,10 +158,10 @@ export async function listProducts(workspaceId: string, q: TListQuery): Promise<
 /** PATCH: a new name, unique in the workspace ignoring case (409 name_taken). Same name: unchanged, no audit. */
 export async function renameProduct(caller: TCaller, workspaceId: string, productId: string, rawName: string): Promise<TProduct> {
   const name = rawName.trim();
-  await db()
+  await scopedDb(workspaceId)
     .$transaction(async (tx) => {
       const p = await tx.product.findUnique({ where: { id: productId } });
-      if (!p || p.workspaceId !== workspaceId) throw notFound(`Product ${productId}`);
+      if (!p) throw notFound(`Product ${productId}`);
       if (p.name === name) return;
       await assertNameFree(tx, "products", workspaceId, name, productId);
       await tx.product.update({ where: { id: productId }, data: { name, updatedAt: new Date() } });
@@ -197,8 +198,8 @@ export function toSourceFreeze(f: SourceFreeze & { product: Product }, revision:
 }
 
 export async function getSourceFreeze(workspaceId: string, freezeId: string): Promise<TSourceFreeze> {
-  const f = await db().sourceFreeze.findUnique({ where: { id: freezeId }, include: { product: true } });
-  if (!f || f.workspaceId !== workspaceId) throw notFound(`Source freeze ${freezeId}`);
-  const rev = await db().revision.findUniqueOrThrow({ where: { id: f.revisionId }, select: { id: true, createdAt: true } });
+  const f = await scopedDb(workspaceId).sourceFreeze.findUnique({ where: { id: freezeId }, include: { product: true } });
+  if (!f) throw notFound(`Source freeze ${freezeId}`);
+  const rev = await scopedDb(workspaceId).revision.findUniqueOrThrow({ where: { id: f.revisionId }, select: { id: true, createdAt: true } });
   return toSourceFreeze(f, rev);
 }
