@@ -12,6 +12,7 @@ import { serveSurfaceNode } from "@/server/http/surface-node";
 import { serveBridgeNode } from "@/server/bridge/node";
 import { recoverReservations } from "@/server/domain/usage/reservations.service";
 import { registerShutdown } from "@/server/shutdown";
+import { startMetricsListener } from "@/server/http/metrics-handler";
 
 /**
  * Process start: open (and migrate) the database, make sure a signing key and
@@ -27,6 +28,7 @@ export async function boot(): Promise<void> {
   const recovered = await recoverReservations();
   if (recovered) logger.warn("boot.recovered_reservations", { charged: recovered });
   registerShutdown();
+  await startMetricsListener();
   if (dbKind() === "pglite") {
     startOperatorSocket(async (req) =>
       req.cmd === "token"

@@ -2,6 +2,7 @@ import { flushRecords } from "@/server/bridge/record";
 import { closeDb } from "@/server/platform/db/client";
 import { beginDrain } from "@/server/platform/lifecycle";
 import { logger } from "@/server/platform/logger";
+import { stopTracing } from "@/server/platform/tracing";
 import { drainWorkers, stopWorkers } from "@/server/workers/run";
 
 /**
@@ -25,6 +26,7 @@ export async function finishStop(ms: number): Promise<void> {
   if (!(await drainWorkers(Math.max(0, ms)))) logger.warn("shutdown.workers_timed_out", { ms });
   await flushRecords().catch((err: unknown) => logger.error("shutdown.flush_failed", { error: String(err) }));
   await closeDb().catch((err: unknown) => logger.error("shutdown.close_failed", { error: String(err) }));
+  await stopTracing().catch((err: unknown) => logger.warn("shutdown.tracing_flush_failed", { error: String(err) }));
 }
 
 export function registerShutdown(): void {

@@ -61,3 +61,9 @@ export async function startBridgeNodeServer(): Promise<{ url: string; close: () 
     }),
   };
 }
+
+/**
+ * GET /metrics: not a /v1 operation (Prometheus text, outside the API
+ * document), so its answers are not checked against /v1/openapi.json.
+ */
+export { handleMetrics, startMetricsListener } from "@/server/http/metrics-handler";

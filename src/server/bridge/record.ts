@@ -6,6 +6,7 @@ import { env } from "@/server/platform/env";
 import { GroupCommit } from "@/server/platform/group-commit";
 import { EVENT_TYPES, emitEvent } from "@/server/platform/outbox";
 import { newId } from "@/server/platform/ids";
+import { observeBridgeCall } from "@/server/platform/metrics";
 import { iso } from "@/server/platform/time";
 import type { TResultReason, TUsage } from "./bridge.contract";
 
@@ -54,6 +55,7 @@ export type TRecord = {
 };
 
 export async function recordInvocation(r: TRecord): Promise<void> {
+  observeBridgeCall({ capability: r.capability, outcome: r.outcome, reason: r.reason, totalMs: r.latencyMs, overheadMs: r.overheadMs, units: r.usage.units });
   if (!r.audits.length && r.revisionId) {
     if (env().CAPSTAN_BRIDGE_RECORDS === "batched") return records.add(r);
     return insertBatch([r], "pooled");

@@ -29,6 +29,13 @@ const ZEnv = z.object({
     .transform((s) => s.split(",").map((x) => Number(x.trim())))
     .pipe(z.array(z.number().min(0)).min(1)),
   CAPSTAN_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** OpenTelemetry: traces go to this OTLP/HTTP endpoint when set (standard variable; off when unset). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default("capstan"),
+  /** Bearer token for GET /metrics on the main port; unset: /metrics there is a 404. */
+  CAPSTAN_METRICS_TOKEN: z.string().min(16).optional(),
+  /** host:port of a separate listener serving /metrics without a token (bind it to a private interface). */
+  CAPSTAN_METRICS_LISTEN: z.string().regex(/^[^:\s]*:\d{1,5}$/, "host:port").optional(),
   /** Outbox events one dispatcher transaction claims (docs/decisions.md "Workers that keep up"). */
   CAPSTAN_OUTBOX_BATCH: z.coerce.number().int().min(1).max(10_000).default(1000),
   /** Webhook requests in flight per worker process. */

@@ -93,7 +93,7 @@ export type TCloudEvent = {
 };
 
 /** CloudEvents 1.0 structured JSON. Extension attribute names are lower-case alphanumerics. */
-export function toCloudEvent(row: OutboxEvent): TCloudEvent {
+export function toCloudEvent(row: Omit<OutboxEvent, "seq">): TCloudEvent {
   return {
     specversion: "1.0",
     id: row.id,

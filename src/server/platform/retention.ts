@@ -1,5 +1,6 @@
 import { db } from "./db/client";
 import { env } from "./env";
+import { observePurge } from "./metrics";
 
 /**
  * Retention of append-only operational rows (docs/decisions.md "Workers that
@@ -37,6 +38,8 @@ export async function purgeExpired(now = new Date()): Promise<TPurged> {
     DELETE FROM idempotency_keys WHERE id IN (
       SELECT id FROM idempotency_keys WHERE expires_at < ${now}
        ORDER BY expires_at LIMIT ${CHUNK} FOR UPDATE SKIP LOCKED)`);
+  observePurge("outbox_events", events);
+  observePurge("idempotency_keys", idempotencyKeys);
   return { events, idempotencyKeys };
 }
 

@@ -8,9 +8,13 @@ import { recoverReservations } from "@/server/domain/usage/reservations.service"
 import { beginStop, finishStop } from "@/server/shutdown";
 import { roles } from "@/server/platform/roles";
 import { startRoles } from "./roles";
+import { startMetricsListener } from "@/server/http/metrics-handler";
+import { startTracing } from "@/server/platform/tracing";
 
+await startTracing();
 await getDb();
 await recoverReservations().catch((err: unknown) => logger.error("worker.recovery_failed", { error: String(err) }));
+await startMetricsListener();
 await startRoles(roles("worker"), { keepAlive: true });
 logger.info("worker.process_started", { pid: process.pid });
 

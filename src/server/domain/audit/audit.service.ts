@@ -87,7 +87,7 @@ export async function verifyWorkspaceChain(workspaceId: string): Promise<TChainV
   return { ok: r.ok, broken_at: r.brokenAt, count: r.count };
 }
 
-export function toEventHeader(e: Omit<OutboxEvent, "data">): TEventHeader {
+export function toEventHeader(e: Omit<OutboxEvent, "data" | "seq">): TEventHeader {
   return {
     id: e.id,
     type: e.type,

@@ -49,7 +49,7 @@ export async function redeliverDeadLetter(workspaceId: string, id: string): Prom
   });
 }
 
-type TDeliveryRow = WebhookDelivery & { attempts: WebhookAttempt[]; event: { type: string } };
+type TDeliveryRow = Omit<WebhookDelivery, "eventSeq"> & { attempts: WebhookAttempt[]; event: { type: string } };
 
 export async function listDeliveries(workspaceId: string, subscriptionId: string, q: TListQuery) {
   const sub = await scopedDb(workspaceId).eventSubscription.findUnique({ where: { id: subscriptionId }, select: { id: true } });

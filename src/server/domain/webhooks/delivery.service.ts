@@ -6,6 +6,7 @@ import { env } from "@/server/platform/env";
 import { GroupCommit } from "@/server/platform/group-commit";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
+import { observeDelivery } from "@/server/platform/metrics";
 import { toCloudEvent } from "@/server/platform/outbox";
 import { webhookHeaders } from "./signing";
 
@@ -104,7 +105,7 @@ export async function deliverDue(): Promise<number> {
   return rows.length;
 }
 
-export type TRow = WebhookDelivery & {
+export type TRow = Omit<WebhookDelivery, "eventSeq"> & {
   event: Parameters<typeof toCloudEvent>[0];
   subscription: { id: string; url: string; secretSealed: string; status: string; previousSecretSealed: string | null; previousSecretExpiresAt: Date | null };
 };
@@ -115,6 +116,7 @@ async function attempt(row: TRow): Promise<void> {
       where: { id: row.id },
       data: { status: "failed", lastError: "endpoint disabled", lockedUntil: null, updatedAt: new Date() },
     });
+    observeDelivery("failed");
     return;
   }
   const body = JSON.stringify(toCloudEvent(row.event));
@@ -176,6 +178,7 @@ const deliveredCommit = new GroupCommit<TDelivered, void>(async (batch) => {
 async function recordOutcome(row: TRow, statusCode: number | null, error: string | null, durationMs: number): Promise<void> {
   if (!error) {
     await deliveredCommit.add({ id: row.id, attempt: row.attemptCount, statusCode, durationMs });
+    observeDelivery("delivered", durationMs);
     return;
   }
   const now = new Date();
@@ -190,6 +193,7 @@ async function recordOutcome(row: TRow, statusCode: number | null, error: string
         data: { status: "disabled", disabledReason: "endpoint answered 410 Gone", updatedAt: now },
       });
       await tx.webhookDelivery.update({ where: { id: row.id }, data: { ...base, status: "failed" } });
+      observeDelivery("disabled", durationMs);
       return;
     }
     const delay = nextDelaySeconds(row.attemptCount);
@@ -202,11 +206,13 @@ async function recordOutcome(row: TRow, statusCode: number | null, error: string
           lastStatusCode: statusCode, lastError: error,
         },
       });
+      observeDelivery("dead", durationMs);
       return;
     }
     await tx.webhookDelivery.update({
       where: { id: row.id },
       data: { ...base, nextAttemptAt: new Date(now.getTime() + delay * 1000) },
     });
+    observeDelivery("retry", durationMs);
   });
 }

@@ -2,6 +2,7 @@ import { db } from "@/server/platform/db/client";
 import { signalChange } from "@/server/platform/change-signals";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
+import { observeDispatch, type TOutboxGauges } from "@/server/platform/metrics";
 
 /**
  * Outbox -> deliveries (docs/decisions.md "Workers that keep up"). One
@@ -33,7 +34,7 @@ export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promis
          ORDER BY seq
          LIMIT ${limit}
          FOR UPDATE SKIP LOCKED`;
-      if (!events.length) return { events: 0, deliveries: 0 };
+      if (!events.length) return { events: [] as TClaimed[], deliveries: 0 };
       const workspaces = [...new Set(events.map((e) => e.workspace_id))];
       const subs = await tx.eventSubscription.findMany({
         where: { workspaceId: { in: workspaces }, status: "active" },
@@ -53,13 +54,24 @@ export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promis
         : [];
       if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
       await tx.outboxEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
-      return { events: events.length, deliveries: rows.length };
+      return { events, deliveries: rows.length };
     },
     { timeout: 30_000, maxWait: 30_000 },
   );
   // After the commit: the delivery pumps of every process look for work now.
   if (deliveries) signalChange(DELIVERIES_TOPIC);
-  return events;
+  if (events.length) observeDispatch(events.map((e) => new Date(e.created_at)));
+  return events.length;
+}
+
+/** Outbox depth and lag, pending deliveries and open reservations (read when /metrics is scraped; partial indexes keep it cheap). */
+export async function readOutboxGauges(): Promise<TOutboxGauges> {
+  const [o] = await db().$queryRaw<{ n: number; lag: number | null; pending: number; reservations: number }[]>`
+    SELECT (SELECT count(*)::int FROM outbox_events WHERE dispatched_at IS NULL) AS n,
+           (SELECT extract(epoch FROM now() - min(created_at))::float8 FROM outbox_events WHERE dispatched_at IS NULL) AS lag,
+           (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'pending') AS pending,
+           (SELECT count(*)::int FROM budget_reservations) AS reservations`;
+  return { undispatched: o!.n, oldestUndispatchedSeconds: Math.max(0, o!.lag ?? 0), pendingDeliveries: o!.pending, openReservations: o!.reservations };
 }
 
 /** Dispatches until the outbox is drained (or `maxBatches` ran); returns the events dispatched. */

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PrismaClient } from "@/generated/prisma/client";
+import { registerPool } from "../metrics";
 import { CHANNEL as CHANGE_CHANNEL, startChangeSignals, stopChangeSignals } from "../change-signals";
 import { env } from "../env";
 import { logger } from "../logger";
@@ -21,8 +22,17 @@ export const OMIT_SECRETS = {
   managedResource: { sealedSecret: true },
 } as const;
 
+/**
+ * Bookkeeping columns only raw SQL reads (the outbox's write order): BigInt,
+ * which JSON.stringify refuses, so they stay out of model results too.
+ */
+const OMIT_INTERNAL = {
+  outboxEvent: { seq: true },
+  webhookDelivery: { eventSeq: true },
+} as const;
+
 function makeClient(adapter: NonNullable<ConstructorParameters<typeof PrismaClient>[0]["adapter"]>) {
-  return new PrismaClient({ adapter, omit: OMIT_SECRETS });
+  return new PrismaClient({ adapter, omit: { ...OMIT_SECRETS, ...OMIT_INTERNAL } });
 }
 
 export type TDb = ReturnType<typeof makeClient>;
@@ -60,15 +70,18 @@ async function open(): Promise<TDb> {
     // An idle pooled connection the server closes (restart, failover, pg_terminate_backend) is
     // dropped from its pool and logged; without a listener pg would crash the process.
     const onIdleError = (pool: string) => (err: Error) => logger.warn("db.idle_connection_lost", { pool, error: err.message });
-    const adapter = new PrismaPg(
-      { connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE },
-      { onPoolError: onIdleError("prisma"), onConnectionError: onIdleError("prisma-transaction") },
-    );
-    const client = makeClient(adapter);
-    // A small pool of its own for the Bridge's hot statements (budget reservations).
     const { default: pg } = await import("pg");
+    // Our pool, handed to the adapter (which ends it on disconnect), so /metrics can report its use.
+    const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE });
+    const adapter = new PrismaPg(pool, {
+      onPoolError: onIdleError("prisma"), onConnectionError: onIdleError("prisma-transaction"), disposeExternalPool: true,
+    });
+    const client = makeClient(adapter);
+    registerPool("prisma", pool);
+    // A small pool of its own for the Bridge's hot statements (budget reservations).
     const hot = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: Math.max(2, Math.ceil(cfg.DATABASE_POOL_SIZE / 4)) });
     hot.on("error", onIdleError("hot"));
+    registerPool("hot", hot);
     state.raw = async <T>(text: string, params: unknown[]) => (await hot.query(text, params)).rows as T[];
     state.prepared = async <T>(name: string, text: string, params: unknown[]) => (await hot.query({ name, text, values: params })).rows as T[];
     state.kind = "postgres";
