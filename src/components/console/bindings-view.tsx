@@ -19,6 +19,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { CAPABILITY_IDS } from "./credentials-view";
 import { RelativeTime } from "./relative-time";
 import { RenameButton } from "./rename-dialog";
+import { BindingTestButton } from "./test-buttons";
 import { LoadMore } from "./load-more";
 import { AdminOnly } from "./admin-only";
 import { PageHeader } from "./page-header";
@@ -141,6 +142,7 @@ function BindingsTable({ ws }: { ws: string }) {
                         current={b.name}
                         mutation={{ ...rename, mutate: (name, opts) => rename.mutate({ ws, bind: b.id, name }, opts) }}
                       />
+                      {b.status === "revoked" || b.status === "expired" || b.capability !== "ai.generate" ? null : <BindingTestButton ws={ws} bind={b.id} label={b.name} />}
                       {b.status === "revoked" ? null : (
                         <Button
                           variant="danger"

@@ -18,6 +18,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { formatDateTime } from "./format";
 import { RelativeTime } from "./relative-time";
 import { RenameButton } from "./rename-dialog";
+import { WebhookTestButton } from "./test-buttons";
 import { LoadMore } from "./load-more";
 import { OneTimeSecret } from "./one-time-secret";
 import { OverlapField, SecretState } from "./secret-rotation";
@@ -374,6 +375,7 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
                           current={e.name}
                           mutation={{ ...rename, mutate: (name, opts) => rename.mutate({ ws, wb: e.id, name }, opts) }}
                         />
+                        <WebhookTestButton ws={ws} wb={e.id} label={e.name} />
                         <Button
                           variant="secondary"
                           size="sm"

@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   "product.renamed", "service_identity.renamed", "binding.renamed", "webhook.renamed",
   // Invitations (docs/decisions.md "Invitations"); joining is the spec's member.upserted.
   "member.invited", "member.invitation_resent", "member.invitation_revoked",
+  // Test buttons (docs/decisions.md "Test buttons"): details carry `test: true`.
+  "webhook.tested", "binding.tested",
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -5,6 +5,8 @@ import { router } from "@/server/trpc/init";
 import { workspaceProcedure } from "@/server/trpc/procedures";
 import { ZProviderBinding, ZProviderBindingCreateInput, ZProviderBindingList, ZProviderBindingListQuery } from "./bindings.contract";
 import * as bindings from "./bindings.service";
+import { ZBindingTestResult } from "./binding-test.contract";
+import { testBinding } from "./binding-test.service";
 
 const tags = ["Credentials and provider bindings"];
 const base = "/v1/workspaces/{ws}/provider-bindings";
@@ -52,4 +54,11 @@ export const bindingsRouter = router({
     .mutation(async ({ ctx, input }) => {
       await bindings.revokeBinding({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.bind);
     }),
+
+  test: workspaceProcedure("admin")
+    .meta({ openapi: { method: "POST", path: `${base}/{bind}/test`, tags, summary: "Make a one-token call through the binding and show the latency and the provider's answer or error (audited as a test; charged to no budget)" } })
+    .input(z.strictObject({ ws: zWorkspaceId, bind: zId("bind") }))
+    .output(ZBindingTestResult)
+    .mutation(({ ctx, input }) =>
+      testBinding({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.bind)),
 });

@@ -10,6 +10,8 @@ import {
 } from "./webhooks.contract";
 import * as subs from "./subscriptions.service";
 import * as dlq from "./dead-letters.service";
+import { ZWebhookTestResult } from "./test-event.contract";
+import { sendTestEvent } from "./test-event.service";
 
 const tags = ["Events and webhooks"];
 const base = "/v1/workspaces/{ws}/event-subscriptions";
@@ -50,6 +52,13 @@ export const webhooksRouter = router({
     .mutation(async ({ ctx, input }) => {
       await subs.deleteSubscription(ctx.workspace.workspaceId, input.wb);
     }),
+
+  test: workspaceProcedure("admin")
+    .meta({ openapi: { method: "POST", path: `${base}/{wb}/test`, tags, summary: "Send a signed webhook.test event to this endpoint now and show the request and the answer (not retried, no other endpoint gets it)" } })
+    .input(z.strictObject({ ws: zWorkspaceId, wb: zId("wb") }))
+    .output(ZWebhookTestResult)
+    .mutation(({ ctx, input }) =>
+      sendTestEvent({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.wb)),
 
   rotateSecret: workspaceProcedure("admin")
     .meta({
