@@ -27,7 +27,7 @@ export default function DocsPage() {
   return (
     <main className="mx-auto max-w-5xl p-8">
       <h1 className="text-3xl font-semibold">
-        {doc.info.title} <span className="text-base font-normal text-slate-500">v{doc.info.version}</span>
+        {doc.info.title} <span className="text-base font-normal text-slate-600">v{doc.info.version}</span>
       </h1>
       <p className="mt-2 text-slate-600">{doc.info.description}</p>
       <p className="mt-2 text-sm">
@@ -45,7 +45,7 @@ export default function DocsPage() {
                   <code className="font-mono text-sm">{op.path}</code>
                   <span className="text-sm text-slate-600">{op.summary}</span>
                 </div>
-                <div className="mt-2 text-xs text-slate-500">Responses: {Object.keys(op.responses).join(", ")}</div>
+                <div className="mt-2 text-xs text-slate-600">Responses: {Object.keys(op.responses).join(", ")}</div>
               </li>
             ))}
           </ul>

@@ -144,7 +144,7 @@ function FilterChips({ active, onRemove, onClear }: {
   onRemove: (key: TFilterKey) => void;
   onClear: () => void;
 }) {
-  if (!active.length) return <p className="text-sm text-slate-500">No filters: showing every record you may see, newest first.</p>;
+  if (!active.length) return <p className="text-sm text-slate-600">No filters: showing every record you may see, newest first.</p>;
   return (
     <div className="flex flex-wrap items-center gap-2">
       <ul aria-label="Active filters" className="flex flex-wrap gap-2">
@@ -157,7 +157,7 @@ function FilterChips({ active, onRemove, onClear }: {
               type="button"
               onClick={() => onRemove(k)}
               aria-label={`Remove filter ${FILTERS[k]} ${v}`}
-              className={cn("rounded-full p-0.5 text-slate-500 hover:bg-slate-200 hover:text-slate-900", focusRing)}
+              className={cn("rounded-full p-0.5 text-slate-600 hover:bg-slate-200 hover:text-slate-900", focusRing)}
             >
               <X aria-hidden="true" className="size-3.5" />
             </button>
@@ -178,24 +178,24 @@ export function AuditRecordDetails({ record }: { record: TAuditRow }) {
   return (
     <div className="space-y-3">
       <dl className="grid gap-x-6 gap-y-2 text-xs sm:grid-cols-[auto_1fr]">
-        <dt className="text-slate-500">Record id</dt>
+        <dt className="text-slate-600">Record id</dt>
         <dd className="flex flex-wrap items-center gap-2">
           <code className="font-mono break-all">{record.id}</code>
           <CopyButton value={record.id} size="sm" label="Copy id" />
         </dd>
-        <dt className="text-slate-500">Created (UTC)</dt>
+        <dt className="text-slate-600">Created (UTC)</dt>
         <dd>
           <time dateTime={record.created_at} className="font-mono">{record.created_at}</time>
         </dd>
-        <dt className="text-slate-500">Sequence</dt>
+        <dt className="text-slate-600">Sequence</dt>
         <dd className="font-mono">{record.sequence}</dd>
-        <dt className="text-slate-500">Hash</dt>
+        <dt className="text-slate-600">Hash</dt>
         <dd className="font-mono break-all">{record.hash}</dd>
-        <dt className="text-slate-500">Previous hash</dt>
+        <dt className="text-slate-600">Previous hash</dt>
         <dd className="font-mono break-all">{record.prev_hash ?? "none (first record of the chain)"}</dd>
       </dl>
       <div className="space-y-1">
-        <p className="text-xs text-slate-500">Details</p>
+        <p className="text-xs text-slate-600">Details</p>
         <pre className="max-h-80 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100">
           {JSON.stringify(record.details, null, 2)}
         </pre>

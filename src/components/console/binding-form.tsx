@@ -111,7 +111,7 @@ function FieldInput({ id, field, value, onChange }: { id: string; field: TField;
       ) : (
         <Input id={id} inputMode={field.kind === "number" ? "numeric" : undefined} placeholder={field.placeholder} value={value} aria-describedby={hintId} onChange={(e) => onChange(e.target.value)} />
       )}
-      {field.hint ? <p id={hintId} className="text-xs text-slate-500">{field.hint}</p> : null}
+      {field.hint ? <p id={hintId} className="text-xs text-slate-600">{field.hint}</p> : null}
     </div>
   );
 }
@@ -267,14 +267,14 @@ export function CreateBindingForm({ ws }: { ws: string }) {
                 <div className="space-y-1.5">
                   <Label htmlFor="bind-units">Budget (tokens)</Label>
                   <Input id="bind-units" inputMode="numeric" value={units} onChange={(e) => setUnits(e.target.value)} />
-                  <p className="text-xs text-slate-500">
+                  <p className="text-xs text-slate-600">
                     Credential scope: <span className="font-mono">{cred.scope.length ? cred.scope.join(", ") : "none (bind with an empty scope)"}</span>
                   </p>
                 </div>
               </div>
               <fieldset className="space-y-3">
                 <legend className="text-sm font-medium text-slate-800">Limits for {cap}</legend>
-                <p className="text-xs text-slate-500">
+                <p className="text-xs text-slate-600">
                   These limits and the actions above also bound Bridge calls: a call outside every ready binding&apos;s scope is denied{" "}
                   <code className="font-mono">policy_blocked</code>.
                 </p>
@@ -284,7 +284,7 @@ export function CreateBindingForm({ ws }: { ws: string }) {
                       // The Anthropic Messages API has no embeddings (the server refuses such a scope).
                       const unavailable = m === "embedding" && apiStyle === "anthropic";
                       return (
-                        <label key={m} className={cn("flex items-center gap-2 text-sm", unavailable && "text-slate-400")}>
+                        <label key={m} className={cn("flex items-center gap-2 text-sm", unavailable && "text-slate-600")}>
                           <input
                             type="checkbox"
                             className="size-4"
@@ -309,7 +309,7 @@ export function CreateBindingForm({ ws }: { ws: string }) {
               {CONFIG_FIELDS[cap].length ? (
                 <fieldset className="space-y-3">
                   <legend className="text-sm font-medium text-slate-800">Provider connection</legend>
-                  {SECRET_FORMAT[cap] ? <p className="text-xs text-slate-500">{SECRET_FORMAT[cap]}</p> : null}
+                  {SECRET_FORMAT[cap] ? <p className="text-xs text-slate-600">{SECRET_FORMAT[cap]}</p> : null}
                   <div className="grid gap-3 sm:grid-cols-3">
                     {cap === "ai.generate" ? (
                       <div className="space-y-1.5">
@@ -330,7 +330,7 @@ export function CreateBindingForm({ ws }: { ws: string }) {
                             </option>
                           ))}
                         </Select>
-                        <p id="bind-api-style-hint" className="text-xs text-slate-500">
+                        <p id="bind-api-style-hint" className="text-xs text-slate-600">
                           {API_STYLES[apiStyle].hint}
                         </p>
                       </div>

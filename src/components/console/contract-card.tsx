@@ -37,13 +37,13 @@ function ContractTable({ contract }: { contract: TCapabilityContract }) {
     <div className="space-y-3">
       <dl className="grid gap-x-6 gap-y-2 px-5 pt-4 text-sm sm:grid-cols-2">
         <div className="min-w-0">
-          <dt className="text-slate-500">Contract hash</dt>
+          <dt className="text-slate-600">Contract hash</dt>
           <dd>
             <Code>{contract.contract_hash}</Code>
           </dd>
         </div>
         <div>
-          <dt className="text-slate-500">Ready since</dt>
+          <dt className="text-slate-600">Ready since</dt>
           <dd>{formatDateTime(contract.confirmed_at)}</dd>
         </div>
       </dl>
@@ -82,7 +82,7 @@ function ContractTable({ contract }: { contract: TCapabilityContract }) {
                   <ul className="space-y-0.5 text-xs">
                     {Object.entries(c.scope).map(([k, v]) => (
                       <li key={k}>
-                        <span className="font-mono text-slate-500">{k}</span>: <span className="break-all">{scopeValue(v)}</span>
+                        <span className="font-mono text-slate-600">{k}</span>: <span className="break-all">{scopeValue(v)}</span>
                       </li>
                     ))}
                   </ul>
@@ -91,15 +91,15 @@ function ContractTable({ contract }: { contract: TCapabilityContract }) {
                 <TableCell>
                   <ul className="space-y-0.5 text-xs">
                     <li>
-                      <span className="text-slate-500">allow</span>: {c.provider.allow.length ? c.provider.allow.join(", ") : "none"}
+                      <span className="text-slate-600">allow</span>: {c.provider.allow.length ? c.provider.allow.join(", ") : "none"}
                     </li>
                     {c.provider.prefer ? (
                       <li>
-                        <span className="text-slate-500">prefer</span>: {c.provider.prefer}
+                        <span className="text-slate-600">prefer</span>: {c.provider.prefer}
                       </li>
                     ) : null}
                     <li>
-                      <span className="text-slate-500">fallback</span>: {c.provider.fallback === "listed" ? "to the other allowed providers" : "none"}
+                      <span className="text-slate-600">fallback</span>: {c.provider.fallback === "listed" ? "to the other allowed providers" : "none"}
                     </li>
                   </ul>
                 </TableCell>

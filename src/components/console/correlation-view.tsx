@@ -43,20 +43,20 @@ function EventTimeline({ ws, evt }: { ws: string; evt: string }) {
                   <time dateTime={e.time} title={e.time} className="text-sm font-medium text-slate-900">
                     {formatAuditTime(e.time)}
                   </time>
-                  {first ? <span className="text-xs text-slate-500">{offset(first, e.time)}</span> : null}
+                  {first ? <span className="text-xs text-slate-600">{offset(first, e.time)}</span> : null}
                   <Badge tone="info" className="font-mono">{e.type}</Badge>
-                  <span className="text-xs text-slate-500">v{e.version}</span>
+                  <span className="text-xs text-slate-600">v{e.version}</span>
                 </div>
                 <dl className="mt-1.5 grid gap-x-4 gap-y-1 text-xs sm:grid-cols-[auto_1fr]">
-                  <dt className="text-slate-500">Event id</dt>
+                  <dt className="text-slate-600">Event id</dt>
                   <dd className="font-mono break-all">{e.id}</dd>
-                  <dt className="text-slate-500">Subject</dt>
+                  <dt className="text-slate-600">Subject</dt>
                   <dd className="font-mono break-all">{e.subject ?? "none"}</dd>
-                  <dt className="text-slate-500">Source</dt>
+                  <dt className="text-slate-600">Source</dt>
                   <dd className="font-mono break-all">{e.source}</dd>
                   {e.dataschema ? (
                     <>
-                      <dt className="text-slate-500">Data schema</dt>
+                      <dt className="text-slate-600">Data schema</dt>
                       <dd>
                         <a href={e.dataschema} className="font-mono break-all text-sky-700 underline-offset-4 hover:underline" target="_blank" rel="noreferrer">
                           {e.dataschema}

@@ -138,7 +138,7 @@ function CreateCredentialForm({ ws }: { ws: string }) {
                 value={scope}
                 onChange={(e) => setScope(e.target.value)}
               />
-              <p className="text-xs text-slate-500">A trailing * covers every binding scope that starts with what precedes it.</p>
+              <p className="text-xs text-slate-600">A trailing * covers every binding scope that starts with what precedes it.</p>
             </div>
             <div className="space-y-1.5">
               <Label htmlFor="cred-secret">Secret</Label>
@@ -152,7 +152,7 @@ function CreateCredentialForm({ ws }: { ws: string }) {
                 value={secret}
                 onChange={(e) => setSecret(e.target.value)}
               />
-              <p className="text-xs text-slate-500">API key, SMTP password or access key. Never displayed after you save.</p>
+              <p className="text-xs text-slate-600">API key, SMTP password or access key. Never displayed after you save.</p>
             </div>
           </div>
           <Button type="submit" disabled={create.isPending || !secret || !provider.trim() || actions.length === 0}>
@@ -216,10 +216,10 @@ function CredentialsTable({ ws }: { ws: string }) {
                 {rows.map((c) => {
                   const state = credentialState(c);
                   return (
-                    <TableRow key={c.id} className={cn(state.tone === "danger" && "bg-rose-50/60", state.tone === "warning" && "bg-amber-50/60", c.revoked_at && "text-slate-500")}>
+                    <TableRow key={c.id} className={cn(state.tone === "danger" && "bg-rose-50/60", state.tone === "warning" && "bg-amber-50/60", c.revoked_at && "text-slate-600")}>
                       <TableCell>
                         <div className="font-medium">{c.provider}</div>
-                        <code className="font-mono text-xs text-slate-500">{c.id}</code>
+                        <code className="font-mono text-xs text-slate-600">{c.id}</code>
                       </TableCell>
                       <TableCell>
                         <code className="font-mono text-xs">{c.capability}</code>
@@ -236,7 +236,7 @@ function CredentialsTable({ ws }: { ws: string }) {
                       </TableCell>
                       <TableCell>
                         <Badge tone={state.tone}>{state.label}</Badge>
-                        <div className="pt-1 text-xs text-slate-500">{formatDateTime(c.revoked_at ?? c.expires_at)}</div>
+                        <div className="pt-1 text-xs text-slate-600">{formatDateTime(c.revoked_at ?? c.expires_at)}</div>
                       </TableCell>
                       <TableCell className="text-right">
                         {c.revoked_at ? null : (

@@ -88,7 +88,7 @@ function DeadLettersTable({ ws }: { ws: string }) {
                   <TableRow key={d.id}>
                     <TableCell>
                       <div className="font-medium">{d.event_type}</div>
-                      <code className="font-mono text-xs text-slate-500">{d.event_id}</code>
+                      <code className="font-mono text-xs text-slate-600">{d.event_id}</code>
                     </TableCell>
                     <TableCell className="max-w-64">
                       <div className="break-all">{urlOf.get(d.subscription_id) ?? d.subscription_id}</div>
@@ -103,7 +103,7 @@ function DeadLettersTable({ ws }: { ws: string }) {
                       {d.redelivered_at ? (
                         <>
                           <div>{formatDateTime(d.redelivered_at)}</div>
-                          {d.redelivery_id ? <code className="font-mono text-xs text-slate-500">{d.redelivery_id}</code> : null}
+                          {d.redelivery_id ? <code className="font-mono text-xs text-slate-600">{d.redelivery_id}</code> : null}
                         </>
                       ) : (
                         "Not yet"

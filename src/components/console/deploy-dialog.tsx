@@ -110,7 +110,7 @@ export function DeployButton({ ws, rev }: { ws: string; rev: string }) {
                 </option>
               ))}
             </Select>
-            <p id={`${formId}-env-hint`} className="text-xs text-slate-500">
+            <p id={`${formId}-env-hint`} className="text-xs text-slate-600">
               {ENVIRONMENT_HINT[environment]}
             </p>
           </div>
@@ -128,7 +128,7 @@ export function DeployButton({ ws, rev }: { ws: string; rev: string }) {
               aria-invalid={problem?.errors?.some((e) => e.path === "/slot") ? true : undefined}
               aria-describedby={`${formId}-slot-hint`}
             />
-            <p id={`${formId}-slot-hint`} className="text-xs text-slate-500">
+            <p id={`${formId}-slot-hint`} className="text-xs text-slate-600">
               A parallel lane in the environment, e.g. one preview per branch: lowercase letters, digits and hyphens. A new deployment replaces
               the live one of the same environment and slot.
             </p>

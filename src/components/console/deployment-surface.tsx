@@ -48,7 +48,7 @@ export function ExpiryCountdown({ surface }: { surface: TSurface }) {
   return (
     <span title={formatDateTime(surface.expires_at)}>
       {gone ? (surface.status === "expired" ? `Expired (${formatDateTime(surface.updated_at)})` : "No longer served") : `Expires ${relativeTo(surface.expires_at, now)}`}
-      <span className="text-slate-500"> · {formatDateTime(surface.expires_at)}</span>
+      <span className="text-slate-600"> · {formatDateTime(surface.expires_at)}</span>
     </span>
   );
 }
@@ -82,28 +82,28 @@ export function SurfaceCard({ ws, srf, poll, pageLink = true }: { ws: string; sr
         {s ? (
           <dl className="grid gap-4 text-sm sm:grid-cols-2">
             <div className="min-w-0 space-y-1 sm:col-span-2">
-              <dt className="text-slate-500">URL</dt>
+              <dt className="text-slate-600">URL</dt>
               <dd>{s.url ? live ? <SurfaceUrlLink href={s.url} /> : <code className="font-mono text-xs break-all">{s.url}</code> : "—"}</dd>
             </div>
             <div className="min-w-0 space-y-1 sm:col-span-2">
-              <dt className="text-slate-500">Path route</dt>
+              <dt className="text-slate-600">Path route</dt>
               <dd>{s.path_url ? live ? <SurfaceUrlLink href={s.path_url} /> : <code className="font-mono text-xs break-all">{s.path_url}</code> : "—"}</dd>
             </div>
             <div className="space-y-1">
-              <dt className="text-slate-500">Surface status</dt>
+              <dt className="text-slate-600">Surface status</dt>
               <dd className="flex flex-wrap items-center gap-2">
                 <SurfaceStatusBadge status={s.status} />
                 {s.reason_code ? <code className="font-mono text-xs">{s.reason_code}</code> : null}
               </dd>
             </div>
             <div className="space-y-1">
-              <dt className="text-slate-500">Expiry</dt>
+              <dt className="text-slate-600">Expiry</dt>
               <dd>
                 <ExpiryCountdown surface={s} />
               </dd>
             </div>
             <div className="space-y-1 sm:col-span-2">
-              <dt className="text-slate-500">Reachability</dt>
+              <dt className="text-slate-600">Reachability</dt>
               <dd>
                 {s.reachability
                   ? `Answered ${s.reachability.status_code} through the surface route in ${formatUnits(s.reachability.latency_ms)} ms (${formatDateTime(s.reachability.checked_at)})`

@@ -23,7 +23,7 @@ import { idLinkClass } from "./products-view";
 function Item({ label, wide = false, children }: { label: string; wide?: boolean; children: ReactNode }) {
   return (
     <div className={wide ? "min-w-0 space-y-1 sm:col-span-2 lg:col-span-3" : "min-w-0 space-y-1"}>
-      <dt className="text-slate-500">{label}</dt>
+      <dt className="text-slate-600">{label}</dt>
       <dd className="break-words">{children}</dd>
     </div>
   );

@@ -225,7 +225,7 @@ export function DescriptorConfirmForm({ ws, revision, descriptor, canApprove }: 
               <Input id="edit-health" name="health" autoComplete="off" className="font-mono text-xs" placeholder="/healthz" value={draft.health} onChange={set("health")} aria-invalid={invalid("Health check path")} />
             </div>
           </div>
-          <p id="edit-empty-hint" className="text-xs text-slate-500">
+          <p id="edit-empty-hint" className="text-xs text-slate-600">
             Leave the install or build command empty to skip that step. The start command and the entrypoint describe the same process:
             changing only one of them updates the other.
           </p>
@@ -249,7 +249,7 @@ export function DescriptorConfirmForm({ ws, revision, descriptor, canApprove }: 
               aria-describedby={nodeRuntime ? undefined : "edit-runtime-hint"}
             />
             {nodeRuntime ? null : (
-              <p id="edit-runtime-hint" className="text-xs text-slate-500">
+              <p id="edit-runtime-hint" className="text-xs text-slate-600">
                 Only node runtimes take a version.
               </p>
             )}
@@ -268,7 +268,7 @@ export function DescriptorConfirmForm({ ws, revision, descriptor, canApprove }: 
               aria-invalid={invalid("Ports")}
               aria-describedby="edit-ports-hint"
             />
-            <p id="edit-ports-hint" className="text-xs text-slate-500">
+            <p id="edit-ports-hint" className="text-xs text-slate-600">
               HTTP ports, separated by commas.
             </p>
           </div>
@@ -288,7 +288,7 @@ export function DescriptorConfirmForm({ ws, revision, descriptor, canApprove }: 
               onChange={set("entryArgs")}
               aria-describedby="edit-args-hint"
             />
-            <p id="edit-args-hint" className="text-xs text-slate-500">
+            <p id="edit-args-hint" className="text-xs text-slate-600">
               One argument per line.
             </p>
           </div>
@@ -308,7 +308,7 @@ export function DescriptorConfirmForm({ ws, revision, descriptor, canApprove }: 
           />
           <div className="space-y-0.5">
             <Label htmlFor="approve-widening">Approve widening</Label>
-            <p id="approve-widening-hint" className="text-xs text-slate-500">
+            <p id="approve-widening-hint" className="text-xs text-slate-600">
               Allow this revision&apos;s capability contract to ask for more than the product&apos;s current contract.
             </p>
           </div>

@@ -117,7 +117,7 @@ export function EvidenceBlock({ ws, title, evidence, preview = true, emptyText =
         {evidence ? (
           <>
             <span className="text-xs text-slate-600">{formatBytes(evidence.size_bytes)}</span>
-            <span className="flex items-center gap-1 text-xs text-slate-500">
+            <span className="flex items-center gap-1 text-xs text-slate-600">
               sha256 <code className="font-mono" title={evidence.sha256}>{evidence.sha256.slice(0, 16)}…</code>
               <CopyButton value={evidence.sha256} size="sm" label="Copy sha256" className="h-6 px-2 text-xs" />
             </span>
@@ -151,7 +151,7 @@ export function EvidenceBlock({ ws, title, evidence, preview = true, emptyText =
               {shown.data.text}
             </pre>
             {shown.data.shownBytes < evidence.size_bytes ? (
-              <p className="text-xs text-slate-500">
+              <p className="text-xs text-slate-600">
                 The first {formatBytes(shown.data.shownBytes)} of {formatBytes(evidence.size_bytes)}; download it for the rest.
               </p>
             ) : null}

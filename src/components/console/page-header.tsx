@@ -16,7 +16,7 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
 /** A polite placeholder while a query loads (announced once, not per re-render). */
 export function Loading({ what }: { what: string }) {
   return (
-    <p role="status" className="text-sm text-slate-500">
+    <p role="status" className="text-sm text-slate-600">
       Loading {what}…
     </p>
   );

@@ -38,7 +38,7 @@ function InvocationSummary({ ws, inv }: { ws: string; inv: TInvocation }) {
         <Link href={workspaceHref(ws, `/sessions/${inv.session_id}`)} className={idLinkClass}>
           {inv.session_id}
         </Link>
-        {inv.input.body_evidence ? <span className="text-xs text-slate-500">with a body</span> : null}
+        {inv.input.body_evidence ? <span className="text-xs text-slate-600">with a body</span> : null}
       </p>
       {inv.admission ? <AdmissionDetails ws={ws} admission={inv.admission} /> : null}
       {inv.execution ? (
@@ -112,7 +112,7 @@ function PendingItem({
           </Button>
         </div>
       ) : (
-        <p className="text-xs text-slate-500">
+        <p className="text-xs text-slate-600">
           {titleCase(op.status)} by {op.resolved_by ? <AccountLabel id={op.resolved_by} emails={emails} /> : "unknown"} · {formatDateTime(op.resolved_at)}
           {op.note ? ` · “${op.note}”` : ""}
         </p>

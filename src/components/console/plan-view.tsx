@@ -207,7 +207,7 @@ function BudgetsCard({ ws, canManage }: { ws: string; canManage: boolean }) {
                 <TableRow key={b.usage_category} className="align-top">
                   <TableHead scope="row" className="py-3 text-sm font-medium tracking-normal text-slate-900 normal-case">
                     {CATEGORY_LABEL[b.usage_category]}
-                    <div className="font-mono text-xs font-normal text-slate-500">{b.usage_category}</div>
+                    <div className="font-mono text-xs font-normal text-slate-600">{b.usage_category}</div>
                   </TableHead>
                   <TableCell className="text-right tabular-nums">{formatUnits(b.used_units)}</TableCell>
                   <TableCell className="text-right tabular-nums">{formatUnits(b.reserved_units)}</TableCell>

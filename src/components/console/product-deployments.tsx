@@ -23,11 +23,11 @@ function SurfaceCell({ ws, srf }: { ws: string; srf: string | undefined }) {
   if (!srf) return <>—</>;
   if (surface.error) return <Alert problem={problemOf(surface.error)} />;
   const s = surface.data;
-  if (!s) return <span className="text-slate-500">Loading…</span>;
+  if (!s) return <span className="text-slate-600">Loading…</span>;
   return (
     <div className="space-y-0.5">
       {s.url ? <SurfaceUrlLink href={s.url} /> : "—"}
-      <p className="text-xs text-slate-500" title={formatDateTime(s.expires_at)}>
+      <p className="text-xs text-slate-600" title={formatDateTime(s.expires_at)}>
         Expires {relativeTo(s.expires_at, now)}
         {s.path_url ? (
           <>

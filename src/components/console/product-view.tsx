@@ -45,7 +45,7 @@ export function ContractStatusBadge({ revision }: { revision: TRevision }) {
   }
   if (revision.descriptor_status === "confirmed") return <Badge tone="success">Ready</Badge>;
   if (revision.descriptor_status === "detected") return <Badge>On confirmation</Badge>;
-  return <span className="text-slate-500">—</span>;
+  return <span className="text-slate-600">—</span>;
 }
 
 function FreezeAgainForm({ ws, prod, defaultRef, canFreeze }: { ws: string; prod: string; defaultRef: string; canFreeze: boolean }) {
@@ -215,32 +215,32 @@ export function ProductView({ ws, prod }: { ws: string; prod: string }) {
           <CardContent>
             <dl className="grid gap-4 text-sm sm:grid-cols-2">
               <div className="space-y-1 sm:col-span-2">
-                <dt className="text-slate-500">Product id</dt>
+                <dt className="text-slate-600">Product id</dt>
                 <dd className="flex flex-wrap items-center gap-2">
                   <code className="font-mono break-all">{p.id}</code>
                   <CopyButton value={p.id} size="sm" label="Copy id" />
                 </dd>
               </div>
               <div className="min-w-0 space-y-1">
-                <dt className="text-slate-500">Repository URL</dt>
+                <dt className="text-slate-600">Repository URL</dt>
                 <dd className="font-mono text-xs break-all">{p.repo_url}</dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Ref at creation</dt>
+                <dt className="text-slate-600">Ref at creation</dt>
                 <dd className="font-mono text-xs break-all">{p.ref}</dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Type</dt>
+                <dt className="text-slate-600">Type</dt>
                 <dd>
                   <Badge tone="info">{p.type}</Badge>
                 </dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Created</dt>
+                <dt className="text-slate-600">Created</dt>
                 <dd>{formatDateTime(p.created_at)}</dd>
               </div>
               <div className="space-y-1 sm:col-span-2">
-                <dt className="text-slate-500">Input revision</dt>
+                <dt className="text-slate-600">Input revision</dt>
                 <dd>
                   <Link
                     href={workspaceHref(ws, `/revisions/${p.input_revision_id}`)}

@@ -238,22 +238,22 @@ export function FreezeProgress({ ws, frz, showProductLink = true }: { ws: string
       </div>
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
         <div className="min-w-0">
-          <dt className="text-slate-500">Repository</dt>
+          <dt className="text-slate-600">Repository</dt>
           <dd className="font-mono text-xs break-all">{f.repo_url}</dd>
         </div>
         <div>
-          <dt className="text-slate-500">Ref</dt>
+          <dt className="text-slate-600">Ref</dt>
           <dd className="font-mono text-xs break-all">{f.ref}</dd>
         </div>
         {f.commit_sha ? (
           <div>
-            <dt className="text-slate-500">Commit</dt>
+            <dt className="text-slate-600">Commit</dt>
             <dd className="font-mono text-xs break-all">{f.commit_sha}</dd>
           </div>
         ) : null}
         {f.snapshot ? (
           <div>
-            <dt className="text-slate-500">Snapshot</dt>
+            <dt className="text-slate-600">Snapshot</dt>
             <dd className="text-xs">
               {bytes(f.snapshot.size_bytes)}, sha256 <code className="font-mono break-all">{f.snapshot.sha256.slice(0, 12)}…</code>
               {f.replayed ? " (same commit as an earlier freeze)" : ""}

@@ -89,41 +89,41 @@ export function ReleaseView({ ws, rel }: { ws: string; rel: string }) {
           <CardContent>
             <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
               <div className="space-y-1">
-                <dt className="text-slate-500">Status</dt>
+                <dt className="text-slate-600">Status</dt>
                 <dd className="flex flex-wrap items-center gap-2">
                   <ReleaseStatusBadge status={r.status} />
                   {r.reason_code ? <span className="text-slate-600">{REASON[r.reason_code] ?? r.reason_code}</span> : null}
                 </dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Version</dt>
+                <dt className="text-slate-600">Version</dt>
                 <dd><code className="font-mono text-xs">{r.version_id}</code></dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Revision</dt>
+                <dt className="text-slate-600">Revision</dt>
                 <dd><Link className={idLinkClass} href={workspaceHref(ws, `/revisions/${r.revision_id}`)}>{r.revision_id}</Link></dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Channel and audience</dt>
+                <dt className="text-slate-600">Channel and audience</dt>
                 <dd>{r.channel}, {r.audience.kind}</dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Window</dt>
+                <dt className="text-slate-600">Window</dt>
                 <dd>{formatDateTime(r.window.starts_at)} – {formatDateTime(r.window.ends_at, "open-ended")}</dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Frozen</dt>
+                <dt className="text-slate-600">Frozen</dt>
                 <dd>{formatDateTime(r.frozen_at, "Not yet")}</dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Deployment</dt>
+                <dt className="text-slate-600">Deployment</dt>
                 <dd>
                   {r.deployment_id ? <Link className={idLinkClass} href={workspaceHref(ws, `/deployments/${r.deployment_id}`)}>{r.deployment_id}</Link> : "None yet"}
                 </dd>
               </div>
               {r.adjudication ? (
                 <div className="space-y-1 sm:col-span-2">
-                  <dt className="text-slate-500">Decision</dt>
+                  <dt className="text-slate-600">Decision</dt>
                   <dd>
                     {r.adjudication.decision === "approve" ? "Approved" : "Rejected"} by <PersonById ws={ws} id={r.adjudication.decided_by} /> on{" "}
                     {formatDateTime(r.adjudication.decided_at)}{r.adjudication.note ? `: ${r.adjudication.note}` : ""}
@@ -141,7 +141,7 @@ export function ReleaseView({ ws, rel }: { ws: string; rel: string }) {
             <ol aria-label="Status timeline" className="space-y-2 text-sm">
               {r.history.map((h, i) => (
                 <li key={i} className="flex flex-wrap items-center gap-3">
-                  <span className="w-40 text-slate-500">{formatDateTime(h.at)}</span>
+                  <span className="w-40 text-slate-600">{formatDateTime(h.at)}</span>
                   <span className="font-medium">{RELEASE_LABEL[h.status]}</span>
                   {h.reason_code ? <span className="text-slate-600">{REASON[h.reason_code] ?? h.reason_code}</span> : null}
                 </li>

@@ -128,7 +128,7 @@ export function ReleaseWizardButton({ ws, productId, versionId }: { ws: string; 
                 <option key={v.id} value={v.id}>{v.label}</option>
               ))}
             </Select>
-            <p className="text-xs text-slate-500">Only qualified versions (their latest evaluation passed) can be released.</p>
+            <p className="text-xs text-slate-600">Only qualified versions (their latest evaluation passed) can be released.</p>
           </div>
         ) : step === 1 ? (
           <div className="space-y-1.5">
@@ -136,7 +136,7 @@ export function ReleaseWizardButton({ ws, productId, versionId }: { ws: string; 
             <Select id={`${id}-audience`} value={audience} onChange={(e) => setAudience(e.target.value as TAudience)}>
               {AUDIENCES.map((a) => <option key={a.kind} value={a.kind}>{a.kind.charAt(0).toUpperCase() + a.kind.slice(1)}</option>)}
             </Select>
-            <p className="text-xs text-slate-500">{AUDIENCES.find((a) => a.kind === audience)!.hint}</p>
+            <p className="text-xs text-slate-600">{AUDIENCES.find((a) => a.kind === audience)!.hint}</p>
           </div>
         ) : step === 2 ? (
           <div className="space-y-4">
@@ -147,18 +147,18 @@ export function ReleaseWizardButton({ ws, productId, versionId }: { ws: string; 
             <div className="space-y-1.5">
               <Label htmlFor={`${id}-ends`}>Ends at (optional)</Label>
               <Input id={`${id}-ends`} type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} />
-              <p className="text-xs text-slate-500">Empty: open-ended. When the window ends, the release retires and its deployment stops.</p>
+              <p className="text-xs text-slate-600">Empty: open-ended. When the window ends, the release retires and its deployment stops.</p>
             </div>
           </div>
         ) : (
           <dl aria-label="Review" className="grid grid-cols-3 gap-2 text-sm">
-            <dt className="text-slate-500">Version</dt>
+            <dt className="text-slate-600">Version</dt>
             <dd className="col-span-2">{qualified.find((v) => v.id === version)?.label ?? version}</dd>
-            <dt className="text-slate-500">Channel</dt>
+            <dt className="text-slate-600">Channel</dt>
             <dd className="col-span-2">Staged</dd>
-            <dt className="text-slate-500">Audience</dt>
+            <dt className="text-slate-600">Audience</dt>
             <dd className="col-span-2">{audience}</dd>
-            <dt className="text-slate-500">Window</dt>
+            <dt className="text-slate-600">Window</dt>
             <dd className="col-span-2">{formatDateTime(toIso(startsAt), "now")} – {formatDateTime(toIso(endsAt), "open-ended")}</dd>
           </dl>
         )}

@@ -70,7 +70,7 @@ export function ReleasesView({ ws }: { ws: string }) {
               ))}
               {!rows.length && !list.isLoading ? (
                 <TableRow>
-                  <TableCell colSpan={6} className="text-slate-500">No releases{status ? ` that are ${RELEASE_LABEL[status].toLowerCase()}` : ""}.</TableCell>
+                  <TableCell colSpan={6} className="text-slate-600">No releases{status ? ` that are ${RELEASE_LABEL[status].toLowerCase()}` : ""}.</TableCell>
                 </TableRow>
               ) : null}
             </TableBody>

@@ -37,7 +37,7 @@ function SourceBadge({ source }: { source: TFieldSource | undefined }) {
 function Field({ label, source, children }: { label: string; source?: TFieldSource; children: ReactNode }) {
   return (
     <div className="min-w-0 space-y-1">
-      <dt className="flex items-center gap-2 text-slate-500">
+      <dt className="flex items-center gap-2 text-slate-600">
         {label}
         <SourceBadge source={source} />
       </dt>
@@ -47,7 +47,7 @@ function Field({ label, source, children }: { label: string; source?: TFieldSour
 }
 
 export const Code = ({ children }: { children: ReactNode }) => <code className="font-mono text-xs break-all">{children}</code>;
-export const None = ({ children = "none" }: { children?: ReactNode }) => <span className="text-slate-500">{children}</span>;
+export const None = ({ children = "none" }: { children?: ReactNode }) => <span className="text-slate-600">{children}</span>;
 
 /** A command line as a shell would read it: arguments with spaces or quotes are single-quoted. */
 function commandLine(command: string, args: string[]): string {
@@ -105,7 +105,7 @@ export function DescriptorSummary({ descriptor }: { descriptor: TDescriptor }) {
               {bp.port}
             </Field>
             <Field label="Health check" source={sourceOf(fs, "build_plan.health.path")}>
-              <Code>{bp.health.path}</Code> <span className="text-slate-500">(timeout {formatUnits(bp.health.timeout_ms)} ms)</span>
+              <Code>{bp.health.path}</Code> <span className="text-slate-600">(timeout {formatUnits(bp.health.timeout_ms)} ms)</span>
             </Field>
             <Field label="Working directory" source={sourceOf(fs, "build_plan.workdir")}>
               <Code>{bp.workdir}</Code>

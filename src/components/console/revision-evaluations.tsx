@@ -60,13 +60,13 @@ export function EvaluationsCard({ ws, rev, productId, canRun }: { ws: string; re
         {evaluate.error ? <Alert problem={problemOf(evaluate.error)} /> : null}
         {propose.error ? <Alert title="No fix proposed" problem={problemOf(propose.error)} /> : null}
         {!latest ? (
-          <p className="text-sm text-slate-500">{list.isLoading ? "Loading…" : "Not evaluated yet."}</p>
+          <p className="text-sm text-slate-600">{list.isLoading ? "Loading…" : "Not evaluated yet."}</p>
         ) : (
           <section aria-label="Latest evaluation" className="space-y-3">
             <p className="flex flex-wrap items-center gap-2 text-sm">
               <EvaluationStatusBadge status={latest.status} />
               <code className="font-mono text-xs">{latest.id}</code>
-              <span className="text-slate-500">started {formatDateTime(latest.created_at)}</span>
+              <span className="text-slate-600">started {formatDateTime(latest.created_at)}</span>
             </p>
             <ol aria-label="Checks" className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
               {latest.checks.map((c) => (
@@ -123,12 +123,12 @@ export function VersionsCard({ ws, rev, productId, canRelease }: { ws: string; r
                 <span className="font-semibold">{v.label}</span>
                 <code className="font-mono text-xs">{v.id}</code>
                 <span className={v.qualified ? "text-emerald-700" : "text-rose-700"}>{v.qualified ? "qualified" : "not qualified (a later evaluation failed)"}</span>
-                <span className="text-slate-500">cut {formatDateTime(v.created_at)}</span>
+                <span className="text-slate-600">cut {formatDateTime(v.created_at)}</span>
               </li>
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-slate-500">No version yet: evaluate the revision.</p>
+          <p className="text-sm text-slate-600">No version yet: evaluate the revision.</p>
         )}
       </CardContent>
     </Card>

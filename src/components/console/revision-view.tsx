@@ -65,34 +65,34 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
           <CardContent>
             <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
               <div className="space-y-1 sm:col-span-2 lg:col-span-3">
-                <dt className="text-slate-500">Revision id</dt>
+                <dt className="text-slate-600">Revision id</dt>
                 <dd className="flex flex-wrap items-center gap-2">
                   <code className="font-mono break-all">{r.id}</code>
                   <CopyButton value={r.id} size="sm" label="Copy id" />
                 </dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Descriptor</dt>
+                <dt className="text-slate-600">Descriptor</dt>
                 <dd>
                   <DescriptorStatusBadge status={r.descriptor_status} />
                 </dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Capability contract</dt>
+                <dt className="text-slate-600">Capability contract</dt>
                 <dd>
                   <ContractStatusBadge revision={r} />
                 </dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Created</dt>
+                <dt className="text-slate-600">Created</dt>
                 <dd>{formatDateTime(r.created_at)}</dd>
               </div>
               <div className="min-w-0 space-y-1">
-                <dt className="text-slate-500">Commit</dt>
+                <dt className="text-slate-600">Commit</dt>
                 <dd>{r.commit_sha ? <Code>{r.commit_sha}</Code> : <None>not yet known</None>}</dd>
               </div>
               <div className="min-w-0 space-y-1">
-                <dt className="text-slate-500">Snapshot</dt>
+                <dt className="text-slate-600">Snapshot</dt>
                 <dd>
                   {r.snapshot ? (
                     <>
@@ -104,7 +104,7 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
                 </dd>
               </div>
               <div className="min-w-0 space-y-1">
-                <dt className="text-slate-500">Product</dt>
+                <dt className="text-slate-600">Product</dt>
                 <dd>
                   <Link href={workspaceHref(ws, `/products/${r.product_id}`)} className={idLinkClass}>
                     {r.product_id}
@@ -114,13 +114,13 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
               {r.confirmed_by ? (
                 <>
                   <div className="min-w-0 space-y-1">
-                    <dt className="text-slate-500">Confirmed by</dt>
+                    <dt className="text-slate-600">Confirmed by</dt>
                     <dd>
                       <PersonById ws={ws} id={r.confirmed_by} />
                     </dd>
                   </div>
                   <div className="min-w-0 space-y-1 sm:col-span-2">
-                    <dt className="text-slate-500">Descriptor hash</dt>
+                    <dt className="text-slate-600">Descriptor hash</dt>
                     <dd>{r.descriptor_hash ? <Code>{r.descriptor_hash}</Code> : <None />}</dd>
                   </div>
                 </>

@@ -23,7 +23,7 @@ export function OverlapField({ id, value, onChange, hint }: { id: string; value:
           <option key={c.seconds} value={c.seconds}>{c.label}</option>
         ))}
       </Select>
-      <p id={`${id}-hint`} className="text-xs text-slate-500">{hint}</p>
+      <p id={`${id}-hint`} className="text-xs text-slate-600">{hint}</p>
     </div>
   );
 }

@@ -77,7 +77,7 @@ function PermissionsField({
   return (
     <fieldset className="space-y-2" aria-describedby="si-permissions-hint si-permissions-errors">
       <legend className="text-sm font-medium text-slate-800">Bridge permissions</legend>
-      <p id="si-permissions-hint" className="text-xs text-slate-500">
+      <p id="si-permissions-hint" className="text-xs text-slate-600">
         What this identity may call, on top of its product&apos;s contract (an action outside the contract is always denied). {IMMUTABLE_NOTE}
       </p>
       <div className="flex flex-wrap gap-x-6 gap-y-2">
@@ -95,7 +95,7 @@ function PermissionsField({
                   <input type="checkbox" className="size-4" checked={all} onChange={(e) => toggle(`${cap}:*`, e.target.checked)} />
                   <span>
                     All actions of this capability{" "}
-                    <code className="font-mono text-xs text-slate-500">{cap}:*</code>
+                    <code className="font-mono text-xs text-slate-600">{cap}:*</code>
                   </span>
                 </label>
                 {CAPABILITY_RULES[cap].actions.map((a) => (
@@ -119,7 +119,7 @@ function PermissionsField({
         </div>
       ) : null}
       {mode === "only" && selected.size === 0 && !errors.length ? (
-        <p className="text-xs text-slate-500">Tick at least one action, or allow all actions in the product&apos;s contract.</p>
+        <p className="text-xs text-slate-600">Tick at least one action, or allow all actions in the product&apos;s contract.</p>
       ) : null}
       <ul id="si-permissions-errors" className="space-y-0.5 text-xs text-rose-700">
         {errors.map((e, i) => {

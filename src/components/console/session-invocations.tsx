@@ -20,7 +20,7 @@ import { AdmissionChecks, AdmissionReason, ExecutionStatusBadge, OutcomeBadge } 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0 space-y-1">
-      <dt className="text-slate-500">{label}</dt>
+      <dt className="text-slate-600">{label}</dt>
       <dd className="break-words">{children}</dd>
     </div>
   );
@@ -38,7 +38,7 @@ export function AdmissionDetails({ ws, admission }: { ws: string; admission: Non
         <AdmissionReason ws={ws} reason={admission.reason} />
       </p>
       <p className="whitespace-pre-wrap break-words">{admission.message}</p>
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-slate-600">
         Decided {formatDateTime(admission.decided_at)}
         {admission.pending_operation_id ? (
           <>
@@ -103,7 +103,7 @@ function InvocationDetails({ ws, inv }: { ws: string; inv: TInvocation }) {
         )}
       </section>
       {inv.input.body_evidence ? <EvidenceBlock ws={ws} title="Request body" evidence={inv.input.body_evidence} /> : null}
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-slate-600">
         Invocation <code className="font-mono">{inv.id}</code> · sent {formatDateTime(inv.created_at)}
       </p>
     </div>

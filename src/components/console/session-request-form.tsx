@@ -105,13 +105,13 @@ export function SessionRequestForm({ ws, ses, canUpload }: { ws: string; ses: st
                 aria-invalid={(touched && invalid) || problem?.errors?.some((x) => x.path === "/path") ? true : undefined}
                 aria-describedby="request-path-hint"
               />
-              <p id="request-path-hint" className={touched && invalid ? "text-xs text-rose-700" : "text-xs text-slate-500"}>
+              <p id="request-path-hint" className={touched && invalid ? "text-xs text-rose-700" : "text-xs text-slate-600"}>
                 {touched && invalid ? invalid : "Starts with /, without a query string or fragment."}
               </p>
             </div>
           </div>
           {takesBody(method) && !canUpload ? (
-            <p className="text-xs text-slate-500">The request goes without a body: a body is uploaded first, and uploads need the developer role or higher.</p>
+            <p className="text-xs text-slate-600">The request goes without a body: a body is uploaded first, and uploads need the developer role or higher.</p>
           ) : null}
           {takesBody(method) && canUpload ? (
             <div className="space-y-1.5">
@@ -126,7 +126,7 @@ export function SessionRequestForm({ ws, ses, canUpload }: { ws: string; ses: st
                 onChange={(e) => setBody(e.target.value)}
                 aria-describedby="request-body-hint"
               />
-              <p id="request-body-hint" className="text-xs text-slate-500">
+              <p id="request-body-hint" className="text-xs text-slate-600">
                 Sent as the request body, uploaded first as evidence (the upload route takes a short-lived API token the console creates in your
                 name).
               </p>

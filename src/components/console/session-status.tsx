@@ -94,7 +94,7 @@ export function AdmissionReason({ ws, reason, compact = false }: { ws: string; r
 const CHECK_STYLE: Record<TCheckStatus, { icon: LucideIcon; className: string; iconClass: string }> = {
   passed: { icon: CircleCheck, className: "border-emerald-200 bg-emerald-50 text-emerald-800", iconClass: "text-emerald-600" },
   failed: { icon: CircleX, className: "border-rose-300 bg-rose-50 text-rose-800", iconClass: "text-rose-600" },
-  skipped: { icon: CircleMinus, className: "border-slate-200 bg-slate-50 text-slate-500", iconClass: "text-slate-400" },
+  skipped: { icon: CircleMinus, className: "border-slate-200 bg-slate-50 text-slate-600", iconClass: "text-slate-400" },
 };
 
 /**
@@ -149,12 +149,12 @@ export function useCurrentUserId(): string | undefined {
 
 /** An account as its email when it is a member, else its id; "you" marks the signed-in user. */
 export function AccountLabel({ id, emails, me }: { id: string | null; emails: ReadonlyMap<string, string>; me?: string }) {
-  if (!id) return <span className="text-slate-500">Anonymous</span>;
+  if (!id) return <span className="text-slate-600">Anonymous</span>;
   const email = emails.get(id);
   return (
     <span title={id}>
       {email ?? <code className="font-mono text-xs">{id}</code>}
-      {id === me ? <span className="text-slate-500"> (you)</span> : null}
+      {id === me ? <span className="text-slate-600"> (you)</span> : null}
     </span>
   );
 }

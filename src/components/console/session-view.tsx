@@ -22,7 +22,7 @@ import { AccountLabel, SessionStateBadge, useCurrentUserId, useMemberEmails } fr
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0 space-y-1">
-      <dt className="text-slate-500">{label}</dt>
+      <dt className="text-slate-600">{label}</dt>
       <dd className="break-words">{children}</dd>
     </div>
   );

@@ -53,7 +53,7 @@ export function Sidebar() {
         </ul>
       ) : null}
       <div className="space-y-1.5">
-        <p className="px-2.5 text-xs font-medium tracking-wide text-slate-500 uppercase">Account</p>
+        <p className="px-2.5 text-xs font-medium tracking-wide text-slate-600 uppercase">Account</p>
         <ul className="space-y-0.5">
           {ACCOUNT_NAV.map((item) => (
             <li key={item.href}>

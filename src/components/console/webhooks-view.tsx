@@ -162,12 +162,12 @@ function CreateEndpointForm({ ws, onSecret }: { ws: string; onSecret: (title: st
             <label className="flex items-center gap-2 text-sm">
               <input type="checkbox" name="all_events" checked={all} onChange={(e) => setAll(e.target.checked)} className="size-4" />
               <span>
-                All events <code className="font-mono text-xs text-slate-500">*</code> (including types added later)
+                All events <code className="font-mono text-xs text-slate-600">*</code> (including types added later)
               </span>
             </label>
             <div className="grid gap-1.5 sm:grid-cols-2 lg:grid-cols-3">
               {EVENT_TYPES.map((t) => (
-                <label key={t} className={`flex items-center gap-2 text-sm ${all ? "text-slate-400" : ""}`}>
+                <label key={t} className={`flex items-center gap-2 text-sm ${all ? "text-slate-600" : ""}`}>
                   <input
                     type="checkbox"
                     name="event_types"
@@ -178,7 +178,7 @@ function CreateEndpointForm({ ws, onSecret }: { ws: string; onSecret: (title: st
                     className="size-4"
                   />
                   <span>
-                    {EVENT_LABEL[t]} <code className="font-mono text-xs text-slate-500">{t}</code>
+                    {EVENT_LABEL[t]} <code className="font-mono text-xs text-slate-600">{t}</code>
                   </span>
                 </label>
               ))}
@@ -243,12 +243,12 @@ function DeliveriesPanel({ ws, endpoint }: { ws: string; endpoint: TEndpoint }) 
                 <TableRow key={d.id}>
                   <TableCell>
                     <div className="font-medium">{d.event_type}</div>
-                    <code className="font-mono text-xs text-slate-500">{d.event_id}</code>
+                    <code className="font-mono text-xs text-slate-600">{d.event_id}</code>
                   </TableCell>
                   <TableCell>
                     <Badge tone={DELIVERY_TONE[d.status]}>{d.status}</Badge>
                     {d.status === "pending" && d.next_attempt_at ? (
-                      <div className="pt-1 text-xs text-slate-500">next try {formatDateTime(d.next_attempt_at)}</div>
+                      <div className="pt-1 text-xs text-slate-600">next try {formatDateTime(d.next_attempt_at)}</div>
                     ) : null}
                   </TableCell>
                   <TableCell>
@@ -358,7 +358,7 @@ function EndpointsCard({ ws, onSecret }: { ws: string; onSecret: (title: string,
                         <>
                           <Badge tone="danger">Disabled</Badge>
                           {e.disabled_reason ? <div className="pt-1 text-xs text-rose-800">{e.disabled_reason}</div> : null}
-                          <div className="text-xs text-slate-500">Rotate the secret to re-enable.</div>
+                          <div className="text-xs text-slate-600">Rotate the secret to re-enable.</div>
                         </>
                       )}
                     </TableCell>

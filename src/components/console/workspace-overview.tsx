@@ -39,26 +39,26 @@ export function WorkspaceOverview({ ws }: { ws: string }) {
           <CardContent>
             <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
               <div className="space-y-1 sm:col-span-2">
-                <dt className="text-slate-500">Workspace id</dt>
+                <dt className="text-slate-600">Workspace id</dt>
                 <dd className="flex flex-wrap items-center gap-2">
                   <code className="font-mono break-all">{w.id}</code>
                   <CopyButton value={w.id} size="sm" label="Copy id" />
                 </dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Plan</dt>
+                <dt className="text-slate-600">Plan</dt>
                 <dd>
                   <Badge tone="info">{titleCase(w.plan)}</Badge>
                 </dd>
               </div>
               <div className="space-y-1">
-                <dt className="text-slate-500">Your role</dt>
+                <dt className="text-slate-600">Your role</dt>
                 <dd>
                   <Badge>{titleCase(w.role)}</Badge>
                 </dd>
               </div>
               <div className="space-y-1 sm:col-span-2">
-                <dt className="text-slate-500">Created</dt>
+                <dt className="text-slate-600">Created</dt>
                 <dd>{formatDateTime(w.created_at)}</dd>
               </div>
             </dl>

@@ -19,7 +19,7 @@ export function WorkspaceSwitcher({ current }: { current: string | undefined }) 
 
   return (
     <div className="space-y-1.5">
-      <Label htmlFor={id} className="text-xs tracking-wide text-slate-500 uppercase">
+      <Label htmlFor={id} className="text-xs tracking-wide text-slate-600 uppercase">
         Workspace
       </Label>
       <Select

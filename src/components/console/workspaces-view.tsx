@@ -111,7 +111,7 @@ export function WorkspacesView() {
                         {w.name}
                       </Link>
                     </h2>
-                    <p className="font-mono text-xs break-all text-slate-500">{w.id}</p>
+                    <p className="font-mono text-xs break-all text-slate-600">{w.id}</p>
                     <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
                       <Badge tone="info">{titleCase(w.plan)} plan</Badge>
                       <Badge>{titleCase(w.role)}</Badge>

@@ -15,7 +15,7 @@ export const buttonVariants = cva(
         secondary: "border border-slate-300 bg-white text-slate-900 hover:bg-slate-100",
         danger: "bg-rose-700 text-white hover:bg-rose-600",
         ghost: "text-slate-700 hover:bg-slate-200/70",
-        link: "text-sky-700 underline-offset-4 hover:underline",
+        link: "text-sky-800 underline underline-offset-4 hover:text-sky-950",
       },
       size: {
         sm: "h-8 px-3",
