@@ -18,6 +18,7 @@ const NOT_THE_API: Record<string, string> = {
   "/api/auth/{...nextauth}": "NextAuth's sign-in endpoints for the console",
   "/s/{srf}/{...path}": "a hosted app's traffic through its surface: the app's responses, not Capstan's API",
   "/tls/ask": "the TLS terminator's on-demand certificate check (infrastructure in front of Capstan, not the API)",
+  "/metrics": "Prometheus exposition for the operator's scraper (text format, its own token or listener; README \"Metrics\"), not the API",
 };
 
 const appDir = path.resolve(import.meta.dirname, "../src/app");

@@ -10,7 +10,7 @@ import type { TRole } from "@/server/domain/identity/access.service";
 import { hashPassword } from "@/server/domain/identity/users.service";
 import type { TInvitationAccepted } from "./invitations.contract";
 import { effectiveStatus, invitationStates, type TInvitationStatus } from "./invitations.states";
-import { tokenHash } from "./invitations.service";
+import { tokenHash, WITH_TOKEN_HASH } from "./invitations.service";
 
 /**
  * Accepting an invitation (the console's /invite/<token> page, and
@@ -35,7 +35,7 @@ export type TInvitationPreview = {
 async function byToken(token: string): Promise<Invitation | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   // The workspace is unknown until the token is found: platform-wide read by a unique hash.
-  return db().invitation.findUnique({ where: { tokenHash: tokenHash(token) } });
+  return db().invitation.findUnique({ where: { tokenHash: tokenHash(token) }, omit: WITH_TOKEN_HASH });
 }
 
 /** What the accept page shows; nothing secret (the page is reached by whoever holds the link). */

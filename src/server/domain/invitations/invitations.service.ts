@@ -26,6 +26,12 @@ import { effectiveStatus, invitationStates, type TInvitationStatus } from "./inv
 type TCaller = { userId: string; role: TRole; correlationId: string };
 
 export const newToken = (): string => randomBytes(32).toString("base64url");
+/**
+ * The token hash is omitted from every read by default (OMIT_SECRETS); the reads whose row drives a
+ * compare-and-set on it (resend, deliver, accept) ask for it explicitly.
+ */
+export const WITH_TOKEN_HASH = { tokenHash: false } as const;
+
 export const tokenHash = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 const ttlMs = () => env().CAPSTAN_INVITATION_TTL_HOURS * 3_600_000;
@@ -36,7 +42,7 @@ async function inviters(ids: string[]): Promise<Map<string, { name: string; emai
   return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
 }
 
-function toInvitation(r: Invitation, people: Map<string, { name: string; email: string }>): TInvitation {
+function toInvitation(r: Omit<Invitation, "tokenHash">, people: Map<string, { name: string; email: string }>): TInvitation {
   const by = people.get(r.invitedById);
   return {
     id: r.id, workspace_id: r.workspaceId, email: r.email, role: r.role as TRole, status: effectiveStatus(r),
@@ -67,7 +73,7 @@ async function deliver(workspaceId: string, row: Invitation, token: string): Pro
     where: { id: row.id, tokenHash: row.tokenHash },
     data: { emailStatus: error ? "failed" : "sent", emailError: error, updatedAt: new Date() },
   });
-  return scopedDb(workspaceId).invitation.findUniqueOrThrow({ where: { id: row.id } });
+  return scopedDb(workspaceId).invitation.findUniqueOrThrow({ where: { id: row.id }, omit: WITH_TOKEN_HASH });
 }
 
 function ownerGuard(caller: TCaller, role: TRole): void {
@@ -107,6 +113,7 @@ export async function createInvitation(caller: TCaller, workspaceId: string, inp
           id: newId("invt"), workspaceId, email, role: input.role, status: invitationStates.next(null, "invite"), tokenHash: tokenHash(token),
           invitedById: caller.userId, expiresAt: new Date(now.getTime() + ttlMs()), lastSentAt: now, sendCount: 1,
         },
+        omit: WITH_TOKEN_HASH,
       });
       await writeAudit(tx, {
         workspaceId, actor: { kind: "user", id: caller.userId }, action: "member.invited", target: { kind: "invitation", id: created.id },
@@ -137,7 +144,7 @@ export async function listInvitations(workspaceId: string, q: { status: TInvitat
 }
 
 async function find(workspaceId: string, id: string): Promise<Invitation> {
-  const row = await scopedDb(workspaceId).invitation.findUnique({ where: { id } });
+  const row = await scopedDb(workspaceId).invitation.findUnique({ where: { id }, omit: WITH_TOKEN_HASH });
   if (!row) throw notFound(`Invitation ${id}`);
   return row;
 }
@@ -154,7 +161,7 @@ export async function getInvitation(workspaceId: string, id: string): Promise<TI
 export async function resendInvitation(caller: TCaller, workspaceId: string, id: string): Promise<TInvitation> {
   const token = newToken();
   const row = await scopedDb(workspaceId).$transaction(async (tx) => {
-    const cur = await tx.invitation.findUnique({ where: { id } });
+    const cur = await tx.invitation.findUnique({ where: { id }, omit: WITH_TOKEN_HASH });
     if (!cur) throw notFound(`Invitation ${id}`);
     requireMailer();
     ownerGuard(caller, cur.role as TRole);
@@ -181,7 +188,7 @@ export async function resendInvitation(caller: TCaller, workspaceId: string, id:
       workspaceId, actor: { kind: "user", id: caller.userId }, action: "member.invitation_resent", target: { kind: "invitation", id },
       correlationId: caller.correlationId, details: { email: cur.email, send_count: cur.sendCount + 1 },
     });
-    return tx.invitation.findUniqueOrThrow({ where: { id } });
+    return tx.invitation.findUniqueOrThrow({ where: { id }, omit: WITH_TOKEN_HASH });
   });
   return view(await deliver(workspaceId, row, token));
 }

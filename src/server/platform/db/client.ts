@@ -20,6 +20,7 @@ export const OMIT_SECRETS = {
   signingKey: { privateJwkSealed: true },
   user: { passwordHash: true },
   managedResource: { sealedSecret: true },
+  invitation: { tokenHash: true },
 } as const;
 
 /**
