@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
@@ -7,6 +7,7 @@ import { ID_PREFIXES, newId, type TIdPrefix } from "@/server/platform/ids";
 import { BASE_URL, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import { bootBridgeApp, kvCapability, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
 import { route } from "./support/handlers";
+import { startSmtpSink, type TSmtpSink } from "./support/smtp-sink";
 import { expectShape, Problem } from "./support/spec-schemas";
 
 /**
@@ -42,9 +43,16 @@ let ws: string;
 let bridge: TBridgeSetup;
 let doc: TJson;
 let digestSql = "";
+let smtp: TSmtpSink;
+afterAll(async () => {
+  await smtp?.stop();
+});
 
 beforeAll(async () => {
   process.env.CAPSTAN_MAX_BODY_BYTES = String(MAX_BODY);
+  // A platform that sends invitations: without a mail sender, inviting is a 503 by design.
+  smtp = await startSmtpSink();
+  process.env.CAPSTAN_SMTP_URL = smtp.url;
   resetEnvCache();
   await bootBridgeApp();
   owner = await makeUser();
