@@ -82,7 +82,7 @@ describe("the reconciler", () => {
 
   it("adopts the apps of a Capstan process killed with SIGKILL: they keep serving and reach the Bridge again", async () => {
     const created = must(await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, { token: owner.token, body: { environment_type: "preview", slot: "adopt" } }), 202, "deploy");
-    const worker = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "support", "deploy-worker.ts")], {
+    const worker = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(import.meta.dirname, "support", "deploy-worker.ts")], {
       cwd: path.resolve(import.meta.dirname, ".."), env: { ...process.env, CAPSTAN_WORKERS: "0" }, stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

@@ -390,7 +390,7 @@ describe("two web replicas and two workers on one database, bucket and Redis", (
     const close = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 1)).toISOString();
     const startAt = Date.now() + 4_000;
     const race = () => new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test", "support", "run-job.ts"), "invoices", close, String(startAt)], {
+      const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(ROOT, "test", "support", "run-job.ts"), "invoices", close, String(startAt)], {
         cwd: ROOT, env: { ...process.env, CAPSTAN_DATA_DIR: dataDir(), LOG_LEVEL: "warn" }, stdio: ["ignore", "pipe", "pipe"],
       });
       let out = "";

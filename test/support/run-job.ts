@@ -1,6 +1,6 @@
 /**
  * Runs one periodic job once in its own process, for tests that race the
- * same job in several processes: `node --import tsx test/support/run-job.ts
+ * same job in several processes: `node --conditions=react-server --import tsx test/support/run-job.ts
  * invoices <iso time>` prints `result <json>` and exits.
  */
 import { issueDueInvoices } from "@/server/domain/billing/invoices.service";
