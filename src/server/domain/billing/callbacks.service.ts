@@ -72,6 +72,7 @@ export async function handleCallback(
   const r = ZManualCallback.safeParse(parseJsonBody(rawBody, headers.contentType));
   if (!r.success) throw new AppError("validation_failed", "the callback body is not a payment event", { errors: zodIssuesToErrors(r.error.issues) });
   const ev = r.data;
+  // Platform-scoped by design: a gateway's callback names an order before any workspace is known; the order names it, and applyEvent runs scoped to it.
   const order = await db().paymentOrder.findUnique({ where: { id: ev.order_id } });
   if (!order || order.gateway !== gateway) throw notFound(`Payment order ${ev.order_id}`);
   matchAmount(order, ev.amount_minor, ev.currency);
@@ -99,6 +100,7 @@ async function handleStripe(rawBody: string, signature: string | null, correlati
   const session = event.data.object as Stripe.Checkout.Session;
   const ours = session.client_reference_id ?? session.metadata?.order_id ?? null;
   if (!ours || !/^pay_/.test(ours)) return { ignored: true };
+  // Platform-scoped by design (as above): looked up by the gateway's own reference.
   const order = await db().paymentOrder.findUnique({ where: { gateway_gatewayReference: { gateway: "stripe", gatewayReference: session.id } } });
   // An order of ours not (yet) stored: 404 so Stripe retries later.
   if (!order || order.id !== ours) throw notFound(`Payment order ${ours} (Checkout Session ${session.id})`);
@@ -128,6 +130,7 @@ async function applyEvent(
   gateway: string, eventId: string, type: string, order: PaymentOrder, effect: TEffect, details: Record<string, unknown>, correlationId: string,
 ): Promise<TCallbackResult> {
   return inWallet(order.workspaceId, async (tx) => {
+    // payment_events is platform-global (keyed by the gateway's event id): raw SQL, which the scoped transaction does not filter.
     const seen = await tx.$queryRaw<{ event_id: string }[]>`
       INSERT INTO payment_events (gateway, event_id, order_id, type) VALUES (${gateway}, ${eventId}, ${order.id}, ${type})
       ON CONFLICT (gateway, event_id) DO NOTHING RETURNING event_id`;

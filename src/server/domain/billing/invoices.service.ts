@@ -1,6 +1,7 @@
 import type { Invoice, Prisma } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
@@ -37,7 +38,7 @@ function toInvoice(i: Invoice): TInvoice {
 
 export async function listInvoices(workspaceId: string, q: TListQuery): Promise<TPage<TInvoice>> {
   const args = keysetArgs(q);
-  const rows = await db().invoice.findMany({ ...args, where: { ...args.where, workspaceId } });
+  const rows = await scopedDb(workspaceId).invoice.findMany(args);
   return toPage(rows, q, toInvoice);
 }
 
@@ -46,6 +47,7 @@ type TLineRow = {
   input: bigint; output: bigint; per_call: bigint;
 };
 
+/** `tx`: the workspace's scoped wallet transaction (inWallet); its raw SQL names the workspace itself. */
 async function issueIn(tx: Prisma.TransactionClient, workspaceId: string, month: string, currency: TCurrency, now: Date): Promise<Invoice | null> {
   const existing = await tx.invoice.findUnique({ where: { workspaceId_month_currency: { workspaceId, month, currency } } });
   if (existing) return null;
@@ -64,7 +66,7 @@ async function issueIn(tx: Prisma.TransactionClient, workspaceId: string, month:
        AND ci.workspace_id = ${workspaceId} AND ci.requested_at >= ${start} AND ci.requested_at < ${end}`;
   // Each subscription period that started this month bills its snapshotted price (renewals and changes alike).
   const periods = await tx.subscriptionPeriod.findMany({
-    where: { workspaceId, currency, periodStart: { gte: start, lt: end }, priceMinor: { gt: 0 } }, orderBy: { periodStart: "asc" },
+    where: { currency, periodStart: { gte: start, lt: end }, priceMinor: { gt: 0 } }, orderBy: { periodStart: "asc" },
   });
   const fee = periods.reduce((sum, p) => sum + p.priceMinor, BigInt(0));
   const usage = lines.reduce((sum, l) => sum + BigInt(l.amount), BigInt(0));
@@ -113,7 +115,10 @@ export async function issueInvoices(workspaceId: string, month: string, now = ne
   });
 }
 
-/** Worker tick: the previous month's invoices of every workspace that has something to bill and no invoice yet. */
+/**
+ * Worker tick: the previous month's invoices of every workspace that has something to bill and no invoice yet.
+ * Platform-scoped by design (month close): the scan spans all workspaces on db(); each is then issued scoped.
+ */
 export async function issueDueInvoices(now = new Date()): Promise<number> {
   const month = previousMonth(now);
   const { start, end } = monthBounds(month);

@@ -1,6 +1,6 @@
 import type { PaymentOrder } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
@@ -49,7 +49,7 @@ export async function checkout(caller: TCaller, workspaceId: string, input: { am
   const amountMinor = fromWire(input.amount_minor);
   const session = gateway === "stripe" ? await createCheckoutSession({ id, workspaceId, amountMinor, currency: input.currency }) : null;
   const now = new Date();
-  const row = await db().paymentOrder.create({
+  const row = await scopedDb(workspaceId).paymentOrder.create({
     data: {
       id, workspaceId, gateway, currency: input.currency, amountMinor, gatewayReference: session?.id ?? null, paymentUrl: session?.url ?? null,
       createdBy: caller.userId, createdAt: now, updatedAt: now,
@@ -60,13 +60,13 @@ export async function checkout(caller: TCaller, workspaceId: string, input: { am
 
 export async function listOrders(workspaceId: string, q: TListQuery): Promise<TPage<TOrder>> {
   const args = keysetArgs(q);
-  const rows = await db().paymentOrder.findMany({ ...args, where: { ...args.where, workspaceId } });
+  const rows = await scopedDb(workspaceId).paymentOrder.findMany(args);
   return toPage(rows, q, toOrder);
 }
 
 export async function getOrder(workspaceId: string, id: string): Promise<TOrder> {
-  const o = await db().paymentOrder.findUnique({ where: { id } });
-  if (!o || o.workspaceId !== workspaceId) throw notFound(`Payment order ${id}`);
+  const o = await scopedDb(workspaceId).paymentOrder.findUnique({ where: { id } });
+  if (!o) throw notFound(`Payment order ${id}`);
   return toOrder(o);
 }
 
@@ -75,6 +75,7 @@ export async function getOrder(workspaceId: string, id: string): Promise<TOrder>
 export async function refund(caller: TCaller, workspaceId: string, input: { payment_id: string; amount_minor: number; reason?: string }): Promise<TRefund> {
   await assertWorkspace(workspaceId);
   return inWallet(workspaceId, async (tx) => {
+    // Raw SQL is not scoped by the extension: the row lock names the workspace itself.
     const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payment_orders WHERE id = ${input.payment_id} AND workspace_id = ${workspaceId} FOR UPDATE`;
     const order = rows.length ? await tx.paymentOrder.findUnique({ where: { id: input.payment_id } }) : null;
     if (!order) {

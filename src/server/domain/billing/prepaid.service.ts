@@ -21,6 +21,7 @@ onChange("plan", (id) => (id === null ? modes.clear() : modes.delete(id)));
 export async function prepaidCurrency(workspaceId: string): Promise<TCurrency | null> {
   const hit = modes.get(workspaceId);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.currency;
+  // Bridge hot path (cached): one raw statement joining the platform tier catalogue; it names the workspace itself.
   const rows = await db().$queryRaw<{ billing_mode: string; currency: string }[]>`
     SELECT t.billing_mode, t.currency FROM subscriptions s JOIN subscription_tiers t ON t.tier = s.tier WHERE s.workspace_id = ${workspaceId}`;
   const currency = rows[0]?.billing_mode === "prepaid" ? (rows[0].currency as TCurrency) : null;
@@ -48,6 +49,7 @@ export async function aiHold(workspaceId: string, candidates: Array<{ provider: 
     const key = `${c.provider}\u0000${c.model}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    // Rate cards are the platform's price list (PLATFORM_GLOBAL): db().
     const v = await db().rateCardVersion.findFirst({
       where: { provider: c.provider, model: c.model, effectiveFrom: { lte: at } }, orderBy: { effectiveFrom: "desc" },
     });

@@ -12,6 +12,8 @@ import { fromWire, priceCall, toWire, type TCurrency } from "./money";
  * Rate cards (docs/decisions.md "Billing"): every PUT is a new immutable
  * version effective from a time (never in the past); a call is priced with
  * the version in force at its start.
+ * Platform-scoped by design: rate cards are the platform's price list
+ * (PLATFORM_GLOBAL in db/scoped.ts), so every query here is on db().
  */
 
 type TCaller = { userId: string; correlationId: string };

@@ -1,5 +1,6 @@
 import { writeAudit } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
 import { iso, utcMonth } from "@/server/platform/time";
@@ -23,10 +24,15 @@ const SYSTEM = { userId: "system", correlationId: "" };
 /** Rolls one workspace's subscription forward to the period containing `now`; returns the periods written. */
 export async function renewSubscription(workspaceId: string, now = new Date()): Promise<number> {
   const correlationId = newId("evt");
+  // The tier catalogue is platform-global (the scoped wallet transaction refuses it): read first, for the tier the subscription names.
+  const named = await scopedDb(workspaceId).subscription.findFirst({ select: { tier: true } });
+  if (!named) return 0;
+  const tier = await db().subscriptionTier.findUnique({ where: { tier: named.tier } });
   return inWallet(workspaceId, async (tx) => {
-    const sub = await tx.subscription.findUnique({ where: { workspaceId } });
+    const sub = await tx.subscription.findFirst();
     if (!sub || sub.currentPeriodEnd > now) return 0; // another worker renewed it, or nothing is due
-    const tier = await tx.subscriptionTier.findUnique({ where: { tier: sub.tier } });
+    // A tier change since the read above starts a new period (not due, returned above); this is belt and braces.
+    if (sub.tier !== named.tier) return 0;
     const currency = (tier?.currency ?? sub.currency) as TCurrency;
     const price = tier?.monthlyPriceMinor ?? sub.monthlyPriceMinor;
     let start = sub.currentPeriodEnd;
@@ -48,7 +54,7 @@ export async function renewSubscription(workspaceId: string, now = new Date()): 
     });
     let grantId: string | null = null;
     const reason = `subscription:${sub.tier}:${utcMonth(start)}`;
-    if (tier && tier.includedCreditMinor > BigInt(0) && !(await tx.walletGrant.findFirst({ where: { workspaceId, reason }, select: { id: true } }))) {
+    if (tier && tier.includedCreditMinor > BigInt(0) && !(await tx.walletGrant.findFirst({ where: { reason }, select: { id: true } }))) {
       grantId = (await grantIn(tx, { ...SYSTEM, correlationId }, workspaceId, {
         amount_minor: toWire(tier.includedCreditMinor), currency, priority: INCLUDED_CREDIT_PRIORITY, expires_at: iso(end), reason,
       }, now, true)).id;
@@ -67,6 +73,7 @@ export async function renewSubscription(workspaceId: string, now = new Date()): 
 
 /** Worker tick: every subscription whose period has ended, up to 500 per tick. Returns the periods written. */
 export async function renewDueSubscriptions(now = new Date()): Promise<number> {
+  // Platform-scoped by design (a sweeper over all workspaces); each renewal then runs scoped to its workspace.
   const due = await db().subscription.findMany({ where: { currentPeriodEnd: { lte: now } }, select: { workspaceId: true }, orderBy: { currentPeriodEnd: "asc" }, take: 500 });
   let written = 0;
   for (const { workspaceId } of due) {

@@ -6,6 +6,7 @@ import type { TPlanName } from "@/server/domain/usage/usage.contract";
 import { writeAudit } from "@/server/platform/audit";
 import { signalChange } from "@/server/platform/change-signals";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { PLATFORM_WORKSPACE_ID } from "@/server/platform/ids";
 import { iso, isoOrNull, utcMonth } from "@/server/platform/time";
@@ -36,7 +37,7 @@ function toProfile(workspaceId: string, p: BillingProfile | null): TBillingProfi
 }
 
 export async function getProfile(workspaceId: string): Promise<TBillingProfile> {
-  return toProfile(workspaceId, await db().billingProfile.findUnique({ where: { workspaceId } }));
+  return toProfile(workspaceId, await scopedDb(workspaceId).billingProfile.findFirst());
 }
 
 export async function putProfile(caller: TCaller, workspaceId: string, input: TBillingProfileRequest): Promise<TBillingProfile> {
@@ -45,8 +46,8 @@ export async function putProfile(caller: TCaller, workspaceId: string, input: TB
     city: input.address.city, postalCode: input.address.postal_code, region: input.address.region ?? null, country: input.address.country,
     taxId: input.tax_id ?? null, updatedBy: caller.userId,
   };
-  return db().$transaction(async (tx) => {
-    const before = await tx.billingProfile.findUnique({ where: { workspaceId } });
+  return scopedDb(workspaceId).$transaction(async (tx) => {
+    const before = await tx.billingProfile.findFirst();
     const now = new Date();
     const row = await tx.billingProfile.upsert({ where: { workspaceId }, create: { workspaceId, ...data, createdAt: now, updatedAt: now }, update: { ...data, updatedAt: now } });
     // Names of the fields that changed, not their values (an address is personal data; the profile itself holds it).
@@ -62,6 +63,7 @@ export async function putProfile(caller: TCaller, workspaceId: string, input: TB
 }
 
 // ---------------------------------------------------------------- tiers
+// Platform-scoped by design: the tier catalogue belongs to no workspace (PLATFORM_GLOBAL), so db().
 
 function toTier(t: SubscriptionTier): TTier {
   return {
@@ -133,7 +135,8 @@ function toSubscription(workspaceId: string, plan: TPlanName, s: Subscription | 
 
 export async function getSubscription(workspaceId: string): Promise<TSubscription> {
   await assertWorkspace(workspaceId);
-  const [plan, sub] = await Promise.all([getPlan(workspaceId), db().subscription.findUnique({ where: { workspaceId } })]);
+  const [plan, sub] = await Promise.all([getPlan(workspaceId), scopedDb(workspaceId).subscription.findFirst()]);
+  // The tier catalogue is platform-global: db().
   const tier = sub ? await db().subscriptionTier.findUnique({ where: { tier: sub.tier }, select: { billingMode: true } }) : null;
   return toSubscription(workspaceId, plan.plan, sub, tier?.billingMode ?? null);
 }
@@ -153,13 +156,14 @@ export function addMonth(d: Date): Date {
  */
 export async function setSubscription(caller: TCaller, workspaceId: string, tier: string, via: "workspace" | "platform"): Promise<TSubscription> {
   await assertWorkspace(workspaceId);
+  // The tier catalogue is platform-global (db()), read before the workspace's scoped wallet transaction.
   const t = await db().subscriptionTier.findUnique({ where: { tier } });
   if (!t) throw new AppError("validation_failed", `${tier} is not a subscription tier`, { reason: "unknown_tier", errors: [{ path: "/tier", message: "is not a subscription tier" }] });
   let changed = false;
   const result = await inWallet(workspaceId, async (tx) => {
-    const before = await tx.subscription.findUnique({ where: { workspaceId } });
+    const before = await tx.subscription.findFirst();
     if (before?.tier === tier) {
-      const plan = await tx.plan.findUnique({ where: { workspaceId } });
+      const plan = await tx.plan.findFirst();
       return toSubscription(workspaceId, (plan?.plan ?? "free") as TPlanName, before, t.billingMode);
     }
     changed = true;
@@ -171,7 +175,7 @@ export async function setSubscription(caller: TCaller, workspaceId: string, tier
     const plan = await applyPlan(tx, caller, workspaceId, t.plan as TPlanName);
     let grantId: string | null = null;
     const reason = `subscription:${tier}:${utcMonth(now)}`;
-    if (t.includedCreditMinor > BigInt(0) && !(await tx.walletGrant.findFirst({ where: { workspaceId, reason }, select: { id: true } }))) {
+    if (t.includedCreditMinor > BigInt(0) && !(await tx.walletGrant.findFirst({ where: { reason }, select: { id: true } }))) {
       grantId = (await grantIn(tx, caller, workspaceId, {
         amount_minor: toWire(t.includedCreditMinor), currency: t.currency as TCurrency, priority: INCLUDED_CREDIT_PRIORITY, expires_at: iso(end), reason,
       }, now)).id;

@@ -1,6 +1,6 @@
 import type { Prisma, WalletEntry, WalletGrant } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
@@ -26,7 +26,7 @@ export async function lockWallet(tx: TTx, workspaceId: string): Promise<void> {
 }
 
 export async function assertWorkspace(workspaceId: string): Promise<void> {
-  const ws = await db().workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });
+  const ws = await scopedDb(workspaceId).workspace.findFirst({ select: { id: true } });
   if (!ws) throw notFound(`Workspace ${workspaceId}`);
 }
 
@@ -76,9 +76,13 @@ export async function postDue(tx: TTx, workspaceId: string, now = new Date()): P
   }
 }
 
-/** Runs `fn` under the workspace's wallet lock after posting what is due. */
+/**
+ * Runs `fn` under the workspace's wallet lock after posting what is due. `tx`
+ * is scoped to the workspace (scopedDb): platform-global rows (tiers, rate
+ * cards) are read before the transaction.
+ */
 export async function inWallet<T>(workspaceId: string, fn: (tx: TTx) => Promise<T>): Promise<T> {
-  return db().$transaction(async (tx) => {
+  return scopedDb(workspaceId).$transaction(async (tx) => {
     await lockWallet(tx, workspaceId);
     await postDue(tx, workspaceId);
     return fn(tx);
@@ -98,9 +102,9 @@ export async function getWallet(workspaceId: string): Promise<TWallet> {
     const now = new Date();
     const buckets = await bucketBalances(tx, workspaceId);
     const grants = await tx.walletGrant.findMany({
-      where: { workspaceId, expiresAt: { gt: now } }, orderBy: [{ priority: "desc" }, { expiresAt: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+      where: { expiresAt: { gt: now } }, orderBy: [{ priority: "desc" }, { expiresAt: "asc" }, { createdAt: "asc" }, { id: "asc" }],
     });
-    const held = new Map((await tx.walletBalance.findMany({ where: { workspaceId } })).map((b) => [b.currency, b.heldMicros]));
+    const held = new Map((await tx.walletBalance.findMany()).map((b) => [b.currency, b.heldMicros]));
     const byCurrency = new Map<TCurrency, { paid: bigint; granted: bigint }>();
     for (const [key, total] of buckets) {
       const [cur, bucket] = key.split(":") as [TCurrency, string];
@@ -134,7 +138,7 @@ function toEntry(e: WalletEntry): TWalletEntry {
 export async function listTransactions(workspaceId: string, q: TListQuery & { kind?: TEntryKind }): Promise<TPage<TWalletEntry>> {
   await inWallet(workspaceId, () => Promise.resolve(undefined));
   const args = keysetArgs(q);
-  const rows = await db().walletEntry.findMany({ ...args, where: { ...args.where, workspaceId, ...(q.kind ? { kind: q.kind } : {}) } });
+  const rows = await scopedDb(workspaceId).walletEntry.findMany({ ...args, where: { ...args.where, ...(q.kind ? { kind: q.kind } : {}) } });
   return toPage(rows, q, toEntry);
 }
 
