@@ -20,6 +20,8 @@ const LISTS: [list: string, table: string, columns: string[]][] = [
   ["capability invocations ?product_id", "capability_invocations", ["workspace_id", "product_id"]],
   ["capability invocations ?outcome", "capability_invocations", ["workspace_id", "outcome"]],
   ["capability invocations ?capability", "capability_invocations", ["workspace_id", "capability"]],
+  ["capability invocations search ?reason", "capability_invocations", ["workspace_id", "reason"]],
+  ["capability invocations search ?service_identity_id", "capability_invocations", ["workspace_id", "service_identity_id"]],
   ["deployments", "deployments", ["workspace_id"]],
   ["deployments ?revision_id", "deployments", ["revision_id"]],
   ["deployments ?release_id", "deployments", ["release_id"]],

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { zListQuery, zPage } from "@/server/platform/pagination";
+import { zTimestamp } from "@/server/platform/time";
+import { REASON_STATUS, type TResultReason } from "@/server/bridge/bridge.contract";
 
 /** Capability invocations (spec: fields "not shown"): outcome, reason, usage and content summaries, never content. */
 const ZContentSummary = z.object({ sha256: z.string(), size_bytes: z.number().int() });
@@ -44,3 +46,19 @@ export const ZInvocationListQuery = zListQuery.extend({
   outcome: z.enum(["requested", "completed", "denied", "failed"]).optional(),
   capability: z.enum(["ai.generate", "storage.object", "data.kv", "email.send"]).optional(),
 });
+
+const RESULT_REASONS = Object.keys(REASON_STATUS) as [TResultReason, ...TResultReason[]];
+
+/**
+ * The console's search of Bridge calls (tRPC only: the REST list takes only
+ * the spec's parameters). Filters combine with AND; `since` is inclusive,
+ * `until` exclusive; `since` after `until` is a 400. Each filter is served by a
+ * (workspace_id, filter, created_at, id) index (test/list-indexes.int.test.ts).
+ */
+export const ZInvocationSearchQuery = ZInvocationListQuery.extend({
+  reason: z.enum(RESULT_REASONS).optional(),
+  service_identity_id: zId("svc").optional(),
+  since: zTimestamp.optional(),
+  until: zTimestamp.optional(),
+});
+export type TInvocationSearchQuery = z.infer<typeof ZInvocationSearchQuery>;

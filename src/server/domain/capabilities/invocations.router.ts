@@ -2,7 +2,7 @@ import { z } from "zod";
 import { zId } from "@/server/platform/ids";
 import { router } from "@/server/trpc/init";
 import { workspaceProcedure } from "@/server/trpc/procedures";
-import { ZCapabilityInvocation, ZCapabilityInvocationList, ZInvocationListQuery } from "./invocations.contract";
+import { ZCapabilityInvocation, ZCapabilityInvocationList, ZInvocationListQuery, ZInvocationSearchQuery } from "./invocations.contract";
 import { getInvocation, listInvocations } from "./invocations.service";
 
 const tags = ["Capability invocations"];
@@ -11,6 +11,12 @@ export const invocationsRouter = router({
   list: workspaceProcedure("viewer")
     .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/capability-invocations", tags, summary: "Bridge calls with outcome, reason, provider and usage" } })
     .input(ZInvocationListQuery)
+    .output(ZCapabilityInvocationList)
+    .query(({ ctx, input }) => listInvocations(ctx.workspace.workspaceId, input)),
+
+  /** Console only (no REST path): the list with the console's extra filters (reason, service identity, time window). */
+  search: workspaceProcedure("viewer")
+    .input(ZInvocationSearchQuery)
     .output(ZCapabilityInvocationList)
     .query(({ ctx, input }) => listInvocations(ctx.workspace.workspaceId, input)),
 

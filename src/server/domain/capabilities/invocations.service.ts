@@ -1,12 +1,10 @@
 import type { CapabilityInvocation } from "@/generated/prisma/client";
 import { toWire } from "@/server/domain/billing/money";
 import { scopedDb } from "@/server/platform/db/scoped";
-import { notFound } from "@/server/platform/errors";
+import { AppError, notFound } from "@/server/platform/errors";
 import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
 import { iso, isoOrNull } from "@/server/platform/time";
-import type { TCapabilityInvocation } from "./invocations.contract";
-import type { z } from "zod";
-import type { ZInvocationListQuery } from "./invocations.contract";
+import type { TCapabilityInvocation, TInvocationSearchQuery } from "./invocations.contract";
 
 function toView(r: CapabilityInvocation): TCapabilityInvocation {
   const req = r.requestSummary as { sha256: string; size_bytes: number; request: Record<string, unknown> };
@@ -26,7 +24,20 @@ function toView(r: CapabilityInvocation): TCapabilityInvocation {
   };
 }
 
-export async function listInvocations(workspaceId: string, q: z.infer<typeof ZInvocationListQuery>): Promise<TPage<TCapabilityInvocation>> {
+/**
+ * Bridge calls of a workspace, newest first by default, keyset-paginated on
+ * (created_at, id). The REST list passes product, outcome and capability; the
+ * console's search adds reason, service identity and a [since, until) window.
+ */
+export async function listInvocations(workspaceId: string, q: TInvocationSearchQuery): Promise<TPage<TCapabilityInvocation>> {
+  const since = q.since ? new Date(q.since) : undefined;
+  const until = q.until ? new Date(q.until) : undefined;
+  if (since && until && since > until) {
+    throw new AppError("bad_request", "since must not be after until", {
+      reason: "invalid_parameters",
+      errors: [{ path: "/query/since", message: "must not be after until" }],
+    });
+  }
   const args = keysetArgs(q);
   const rows = await scopedDb(workspaceId).capabilityInvocation.findMany({
     ...args,
@@ -35,6 +46,9 @@ export async function listInvocations(workspaceId: string, q: z.infer<typeof ZIn
       ...(q.product_id ? { productId: q.product_id } : {}),
       ...(q.outcome ? { outcome: q.outcome } : {}),
       ...(q.capability ? { capability: q.capability } : {}),
+      ...(q.reason ? { reason: q.reason } : {}),
+      ...(q.service_identity_id ? { serviceIdentityId: q.service_identity_id } : {}),
+      ...(since || until ? { createdAt: { ...(since ? { gte: since } : {}), ...(until ? { lt: until } : {}) } } : {}),
     },
   });
   return toPage(rows, q, toView);
