@@ -31,7 +31,8 @@ import path from "node:path";
 import pg from "pg";
 import { parseServerTiming, pct, round, run, send, signS3, type TRun, type TTarget } from "./lib/load";
 import { cpuMs, machine, rssMb } from "./lib/proc";
-import { bridgeToken, ensureBuild, freePort, restClient, ROOT, seed, startCapstan, startPeers, startPortkey, stopGroup } from "./lib/setup";
+import { benchServerEnv, bridgeToken, ensureBuild, freePort, restClient, ROOT, seed, startCapstan, startPeers, startPortkey, stopGroup } from "./lib/setup";
+import { outboxScenario } from "./lib/outbox";
 
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -47,16 +48,7 @@ await admin.query(`CREATE DATABASE ${dbName}`);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "capstan-bench-"));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const env: Record<string, string> = {
-  ...(process.env as Record<string, string>),
-  NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1",
-  DATABASE_URL: ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`), CAPSTAN_DATA_DIR: dataDir,
-  CAPSTAN_MASTER_KEY: randomBytes(32).toString("base64"), CAPSTAN_PUBLIC_URL: base, NEXTAUTH_URL: base,
-  NEXTAUTH_SECRET: randomBytes(24).toString("hex"), BOOTSTRAP_ADMIN_EMAIL: "bench@example.test", BOOTSTRAP_ADMIN_PASSWORD: "bench-password-123",
-  SOURCE_ALLOW_LOCAL: "1", CAPSTAN_PROVIDER_ALLOW_PRIVATE: "1",
-  // Measure the Bridge, not its per-identity rate limit.
-  CAPSTAN_BRIDGE_RATE_PER_SEC: "1000000", CAPSTAN_BRIDGE_BURST: "1000000",
-};
+const env = benchServerEnv({ databaseUrl: ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`), dataDir, port });
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (summarise with bench/lib/profile-top.ts).
 const profDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
 if (profDir) mkdirSync(profDir, { recursive: true });
@@ -235,6 +227,17 @@ for (const sc of scenarios) {
   out[sc.name] = perConcurrency;
 }
 
+// Workers keep up (issue #16 item 5): the dispatcher's sustained rate against the Bridge's event rate at max throughput.
+let outbox: Awaited<ReturnType<typeof outboxScenario>> | null = null;
+if (!ONLY || ONLY.has("outbox")) {
+  token = await bridgeToken(base, s.svc);
+  outbox = await outboxScenario({
+    databaseUrl: env.DATABASE_URL!, rest, ws: s.ws, webhookUrl: peers.webhookUrl, seconds: SECONDS,
+    target: capstanSide("ai.generate", "generate", () => ({ model_kind: "text", input: { messages: chat.messages }, max_tokens: 16 })).target,
+  });
+  console.log("outbox", JSON.stringify(outbox));
+}
+
 // The issue's targets (2 cores), checked against this run (null when a scenario was left out).
 type TRow = Record<string, { latency_ms: { requests_per_sec: number }; overhead_ms?: { p50: number; p99: number }; server_cpu_ms_per_call?: number } | undefined>;
 const ai1 = out["ai.generate"]?.c1 as TRow | undefined;
@@ -250,6 +253,8 @@ const targets = {
   "ai.generate req/s (c=10) >= the gateway's": check(ai10?.capstan?.latency_ms.requests_per_sec, (v) => v >= gw10, ai10?.portkey?.latency_ms.requests_per_sec),
   "data.kv get >= 1500 req/s (c=10)": check(kv10?.capstan?.latency_ms.requests_per_sec, (v) => v >= 1500),
   "server CPU <= 1.5 ms per ai.generate call (c=10)": check(ai10?.capstan?.server_cpu_ms_per_call, (v) => v <= 1.5, ai10?.portkey?.server_cpu_ms_per_call),
+  "outbox dispatcher >= 2x the Bridge's event rate at max throughput (ai.generate c=10)": check(outbox?.dispatcher_to_bridge_ratio ?? undefined, (v) => v >= 2),
+  "dispatch lag p99 < 2000 ms at max throughput (ai.generate c=10)": check(outbox?.dispatch_lag_ms_at_max_throughput.p99 ?? undefined, (v) => v < 2000),
 };
 console.log(JSON.stringify(targets, null, 2));
 
@@ -263,6 +268,7 @@ const results: Record<string, unknown> = {
   seconds_per_target: SECONDS,
   method: "overhead_ms = the target's latency percentile minus the direct call's in the same run; c1 interleaves the targets in 5 rounds; server_cpu_ms_per_call = /proc utime+stime delta of the server process / calls (its workers included)",
   bridge: out,
+  outbox,
   targets,
 };
 const resultsDir = path.join(ROOT, "bench", "results");

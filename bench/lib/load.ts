@@ -103,3 +103,71 @@ export function signS3(opts: {
   headers.authorization = `AWS4-HMAC-SHA256 Credential=${opts.accessKeyId}/${scope}, SignedHeaders=${signed}, Signature=${hmac(key, toSign).toString("hex")}`;
   return headers;
 }
+
+export type TPaced = {
+  /** Answers so far: 2xx latencies, non-2xx or failed requests, statuses. */
+  latencies: number[];
+  errors: number;
+  statuses: Record<string, number>;
+  /** Requests the schedule wanted but could not send because `maxInFlight` were outstanding (the server fell behind). */
+  skipped: number;
+  sent: number;
+};
+
+/**
+ * An open-loop load at a fixed rate: every 10 ms it sends the requests the
+ * schedule owes (rate x elapsed - sent), keeping at most `maxInFlight`
+ * outstanding; what it cannot send is counted in `skipped`, not queued, so a
+ * server that falls behind shows up as skipped requests rather than as an
+ * ever-growing backlog. `onTick` runs every `tickSeconds` with the running
+ * totals (sampling). Resolves after `seconds`, once the last answers are in.
+ */
+export async function paced(
+  t: TTarget, ratePerSec: number, seconds: number, opts: { maxInFlight?: number; tickSeconds?: number; onTick?: (s: TPaced, elapsedSec: number) => void | Promise<void> } = {},
+): Promise<TPaced & { seconds: number }> {
+  const maxInFlight = opts.maxInFlight ?? 64;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: maxInFlight });
+  const s: TPaced = { latencies: [], errors: 0, statuses: {}, skipped: 0, sent: 0 };
+  let inFlight = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  const pending = new Set<Promise<void>>();
+  const fire = () => {
+    const p = send(agent, t, s.sent++).then(
+      (r) => {
+        s.statuses[r.status] = (s.statuses[r.status] ?? 0) + 1;
+        if (r.status >= 200 && r.status < 300) s.latencies.push(r.ms);
+        else s.errors++;
+      },
+      () => {
+        s.statuses.network = (s.statuses.network ?? 0) + 1;
+        s.errors++;
+      },
+    ).finally(() => {
+      inFlight--;
+      pending.delete(p);
+    });
+    inFlight++;
+    pending.add(p);
+  };
+  let nextTick = started + (opts.tickSeconds ?? 5) * 1000;
+  while (performance.now() < until) {
+    const now = performance.now();
+    const due = Math.floor(((now - started) / 1000) * ratePerSec) - (s.sent + s.skipped);
+    for (let owed = Math.max(0, due); owed > 0; owed--) {
+      if (inFlight >= maxInFlight) {
+        s.skipped += owed;
+        break;
+      }
+      fire();
+    }
+    if (opts.onTick && now >= nextTick) {
+      nextTick += (opts.tickSeconds ?? 5) * 1000;
+      await opts.onTick(s, (now - started) / 1000);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  return { ...s, seconds: (performance.now() - started) / 1000 };
+}

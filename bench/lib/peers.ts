@@ -3,8 +3,9 @@
  * the servers under test never share its event loop): a loopback
  * OpenAI-compatible provider answering chat completions at once, and the
  * repository's S3-compatible test server (test/support/s3-server.ts) with one
- * bucket and one access key. Prints one JSON line with their addresses, then
- * serves until its parent closes stdin.
+ * bucket and one access key, and a webhook receiver answering 204 at once.
+ * Prints one JSON line with their addresses, then serves until its parent
+ * closes stdin.
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -38,6 +39,17 @@ const provider = http.createServer((req, res) => {
 provider.keepAliveTimeout = 65_000;
 await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
 
+// A webhook receiver (the outbox scenario's subscription): answers every delivery at once.
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    res.writeHead(204);
+    res.end();
+  });
+});
+receiver.keepAliveTimeout = 65_000;
+await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+
 const s3 = await startS3Server();
 const accessKeyId = `AKIA${randomBytes(8).toString("hex").toUpperCase()}`;
 const secretAccessKey = randomBytes(20).toString("base64");
@@ -49,6 +61,7 @@ setInterval(() => s3.requests.splice(0), 1_000).unref();
 process.stdout.write(JSON.stringify({
   provider: { baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`, apiKey },
   s3: { endpoint: s3.endpoint, region: s3.region, bucket: "bench", accessKeyId, secretAccessKey },
+  webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
   pid: process.pid,
 }) + "\n");
 process.stdin.resume();

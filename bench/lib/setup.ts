@@ -1,4 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -48,9 +49,32 @@ export function ensureBuild(): void {
   if (r.status !== 0) throw new Error("npm run build failed");
 }
 
+/**
+ * The environment `npm start` gets in every bench: production mode on a fresh
+ * database (`databaseUrl`), a data folder of its own, fresh keys, the
+ * bootstrap admin the bench issues its owner token for, loopback sources,
+ * providers and webhook receivers allowed, and the Bridge's per-identity
+ * rate limit out of the way (the bench measures the Bridge, not its limiter).
+ */
+export function benchServerEnv(o: { databaseUrl: string; dataDir: string; port: number; extra?: Record<string, string> }): Record<string, string> {
+  const base = `http://127.0.0.1:${o.port}`;
+  return {
+    ...(process.env as Record<string, string>),
+    NODE_ENV: "production", PORT: String(o.port), HOST: "127.0.0.1",
+    DATABASE_URL: o.databaseUrl, CAPSTAN_DATA_DIR: o.dataDir,
+    CAPSTAN_MASTER_KEY: randomBytes(32).toString("base64"), CAPSTAN_PUBLIC_URL: base, NEXTAUTH_URL: base,
+    NEXTAUTH_SECRET: randomBytes(24).toString("hex"), BOOTSTRAP_ADMIN_EMAIL: "bench@example.test", BOOTSTRAP_ADMIN_PASSWORD: "bench-password-123",
+    SOURCE_ALLOW_LOCAL: "1", CAPSTAN_PROVIDER_ALLOW_PRIVATE: "1", CAPSTAN_WEBHOOK_ALLOW_PRIVATE: "1",
+    CAPSTAN_BRIDGE_RATE_PER_SEC: "1000000", CAPSTAN_BRIDGE_BURST: "1000000",
+    ...o.extra,
+  };
+}
+
 export type TPeers = {
   provider: { baseUrl: string; apiKey: string };
   s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string };
+  /** The loopback webhook receiver (answers 204). */
+  webhookUrl: string;
   pid: number;
   child: ChildProcess;
 };
