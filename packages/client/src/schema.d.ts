@@ -1845,6 +1845,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workspaces/{ws}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What is live per environment, this month's spend and the last 7 days' failures that need action */
+        get: operations["overview-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{ws}/usage-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bridge calls, usage and spend per UTC day, by capability and by product */
+        get: operations["overview-usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -3881,6 +3915,98 @@ export interface components {
             current_period_start: string | null;
             current_period_end: string | null;
             updated_at: string | null;
+        };
+        WorkspaceOverview: {
+            environments: {
+                /** @enum {string} */
+                environment_type: "preview" | "staging" | "production";
+                deployments: {
+                    id: string;
+                    product_id: string;
+                    product_name: string;
+                    revision_id: string;
+                    /** @enum {string} */
+                    status: "planned" | "applying" | "active";
+                    surface_id: string | null;
+                    surface_url: string | null;
+                    started_at: string | null;
+                }[];
+            }[];
+            spend_this_month: {
+                month: string;
+                spend: components["schemas"]["MoneyMicros"][];
+            };
+            failures: {
+                since: string;
+                deployments: {
+                    id: string;
+                    product_id: string;
+                    product_name: string;
+                    /** @enum {string} */
+                    environment_type: "preview" | "staging" | "production";
+                    reason_code: string | null;
+                    at: string;
+                }[];
+                denied: {
+                    reason: string;
+                    count: number;
+                    last_at: string;
+                }[];
+                dead_letters: {
+                    count: number;
+                    latest: {
+                        id: string;
+                        event_type: string;
+                        last_status_code: number | null;
+                        last_error: string | null;
+                        at: string;
+                    }[];
+                } | null;
+                domains: {
+                    id: string;
+                    hostname: string;
+                    failure_code: string | null;
+                    failure_message: string | null;
+                    at: string;
+                }[];
+            };
+        };
+        MoneyMicros: {
+            currency: string;
+            amount_micros: number;
+        };
+        UsageSeries: {
+            since: string;
+            until: string;
+            days: string[];
+            /** @constant */
+            time_zone: "UTC";
+            by_capability: components["schemas"]["UsageBucket"][];
+            by_product: components["schemas"]["UsageBucket"][];
+            products: {
+                id: string;
+                name: string;
+            }[];
+            totals: {
+                calls: number;
+                completed: number;
+                denied: number;
+                failed: number;
+                spend: components["schemas"]["MoneyMicros"][];
+            };
+        };
+        UsageBucket: {
+            day: string;
+            key: string;
+            calls: number;
+            completed: number;
+            denied: number;
+            failed: number;
+            usage: {
+                unit: string;
+                units: number;
+            }[];
+            spend: components["schemas"]["MoneyMicros"][];
         };
         Problem: {
             type: string;
@@ -18979,6 +19105,206 @@ export interface operations {
             };
             /** @description Error */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "overview-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceOverview"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "overview-usage": {
+        parameters: {
+            query?: {
+                range?: "7d" | "30d" | "90d";
+                since?: string;
+                until?: string;
+            };
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageSeries"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

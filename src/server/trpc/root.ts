@@ -18,6 +18,7 @@ import { domainsRouter } from "@/server/domain/domains/domains.router";
 import { managedResourcesRouter } from "@/server/domain/managed-resources/managed-resources.router";
 import { signingKeysRouter } from "@/server/domain/signing-keys/signing-keys.router";
 import { billingRouter } from "@/server/domain/billing/billing.router";
+import { overviewRouter } from "@/server/domain/overview/overview.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -40,6 +41,7 @@ export const appRouter = router({
   managedResources: managedResourcesRouter,
   signingKeys: signingKeysRouter,
   billing: billingRouter,
+  overview: overviewRouter,
 });
 
 export type AppRouter = typeof appRouter;
