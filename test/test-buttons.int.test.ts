@@ -1,12 +1,15 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueTokenForEmail } from "@/server/domain/identity/tokens.service";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { api, bootApp, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import { addAiProvider, makeCredential } from "./support/bridge-fixtures";
 import { closedPortUrl, startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
+import { startS3Server, type TS3Server } from "./support/s3-server";
+import { startSmtpSink } from "./support/smtp-sink";
 import { expectShape, Problem } from "./support/spec-schemas";
 
 /**
@@ -14,7 +17,9 @@ import { expectShape, Problem } from "./support/spec-schemas";
  * event to one endpoint (a real receiver on loopback checks the Standard
  * Webhooks signature) and answers what was sent and what came back; a
  * binding's "Test" makes a one-token call to a loopback OpenAI-compatible
- * server. Both are audited as tests and charge nothing.
+ * server, an SMTP check against the loopback smtp-server sink (no mail sent),
+ * an S3 probe object against the loopback S3 server. All are audited as
+ * tests and charge nothing.
  */
 process.env.CAPSTAN_WEBHOOK_ALLOW_PRIVATE = "1";
 process.env.CAPSTAN_PROVIDER_ALLOW_PRIVATE = "1";
@@ -26,6 +31,7 @@ let receiverUrl = "";
 const received: TReceived[] = [];
 let answer = { status: 200, body: "thanks" };
 let ai: TOpenAiServer;
+let s3: TS3Server;
 let owner: TTestUser;
 let ws: string;
 
@@ -42,6 +48,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   ai = await startOpenAiServer("sk-test-buttons", { mode: "ok", text: "OK" });
+  s3 = await startS3Server();
   await bootApp();
   owner = await makeUser();
   ws = (await makeWorkspace(owner.token, "Buttons")).id;
@@ -50,6 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
   await ai.close();
+  await s3.close();
 });
 
 function verify(secret: string, id: string, ts: string, body: string, header: string): boolean {
@@ -160,19 +168,142 @@ describe("test a provider binding", () => {
     expect(revoked.status).toBe(409);
     expectShape(Problem, revoked.json);
 
-    const cred = await makeCredential(owner, ws, "mailer:secret-password", { provider: "smtp", capability: "email.send", actions: ["send"] });
-    const email = await api("POST", `/v1/workspaces/${ws}/provider-bindings`, {
+    const platformToken = await issueTokenForEmail("admin@example.com", 3600);
+    const kv = await api("POST", "/v1/workspaces/ws_platform/credentials", {
+      token: platformToken,
+      body: { secret: "kv-secret", provider: "platform", capability: "data.kv", actions: ["get", "set"], scope: ["*"], expires_at: new Date(Date.now() + 3600_000).toISOString() },
+    });
+    expect(kv.status, kv.text).toBe(201);
+    const kvBinding = await api("POST", `/v1/workspaces/${ws}/provider-bindings`, {
       token: owner.token,
       body: {
-        credential_id: cred, capability: "email.send", actions: ["send"], scope: [], budget: { units: 10, unit: "tokens" },
-        capability_scope: { id: "email.send", scope: { from_addresses: ["app@example.com"], recipient_domains: ["example.org"], max_recipients: 1, max_message_bytes: 10_000 } },
-        provider_config: { host: "127.0.0.1", port: 2525, secure: false },
+        credential_id: kv.json.id, capability: "data.kv", actions: ["get"], scope: [], budget: { units: 10, unit: "tokens" },
+        capability_scope: { id: "data.kv", scope: { prefix: "/app/", max_value_bytes: 65536, max_keys: 100 } },
       },
     });
-    expect(email.status, email.text).toBe(201);
-    const r = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${email.json.id}/test`, { token: owner.token });
+    expect(kvBinding.status, kvBinding.text).toBe(201);
+    const r = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${kvBinding.json.id}/test`, { token: owner.token });
     expect(r.status).toBe(422);
     expect(r.json.reason).toBe("test_not_supported");
+  });
+});
+
+async function smtpBinding(secret: string, port: number, from = "app@example.com") {
+  const cred = await makeCredential(owner, ws, secret, { provider: "smtp", capability: "email.send", actions: ["send"] });
+  const r = await api("POST", `/v1/workspaces/${ws}/provider-bindings`, {
+    token: owner.token,
+    body: {
+      credential_id: cred, capability: "email.send", actions: ["send"], scope: [], budget: { units: 10, unit: "tokens" },
+      capability_scope: { id: "email.send", scope: { from_addresses: [from], recipient_domains: ["example.org"], max_recipients: 1, max_message_bytes: 10_000 } },
+      provider_config: { host: "127.0.0.1", port, secure: false },
+    },
+  });
+  expect(r.status, r.text).toBe(201);
+  return r.json.id as string;
+}
+
+describe("test an email.send binding (SMTP check, no mail sent)", () => {
+  it("connects, says EHLO and signs in with the binding's user and password; a wrong password is refused in words", async () => {
+    const sink = await startSmtpSink(0, { auth: { user: "mailer", pass: "right-password" } });
+    try {
+      const good = await smtpBinding("mailer:right-password", sink.port);
+      const r = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${good}/test`, { token: owner.token });
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ binding_id: good, capability: "email.send", provider: "smtp", action: "smtp_check", ok: true, model: null, tokens: null, error: null });
+      expect(r.json.answer).toMatch(/^The SMTP server 127\.0\.0\.1:\d+ answered EHLO without TLS .* and accepted the sign-in as mailer\. No mail was sent\.$/);
+      expect(r.json.duration_ms).toBeGreaterThanOrEqual(0);
+      expect(sink.inbox).toHaveLength(0);
+
+      const bad = await smtpBinding("mailer:wrong-password", sink.port);
+      const refused = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${bad}/test`, { token: owner.token });
+      expect(refused.status).toBe(200);
+      expect(refused.json).toMatchObject({ ok: false, error_kind: "rejected", answer: null });
+      expect(refused.json.error).toMatch(/refused the request: SMTP 535.*Invalid username or password.*check the host, port, TLS setting/);
+      const audit = await db().auditRecord.findFirst({ where: { workspaceId: ws, action: "binding.tested", targetId: bad } });
+      expect(audit?.details).toMatchObject({ test: true, ok: false, provider: "smtp" });
+      expect(JSON.stringify(audit?.details)).not.toContain("wrong-password");
+    } finally {
+      await sink.stop();
+    }
+  });
+
+  it("says when the server offers no AUTH (the credential is not checked), and when nothing listens", async () => {
+    const sink = await startSmtpSink();
+    try {
+      const id = await smtpBinding("just-a-password", sink.port);
+      const r = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${id}/test`, { token: owner.token });
+      expect(r.json).toMatchObject({ ok: true });
+      expect(r.json.answer).toMatch(/offers no AUTH, so the credential was not checked/);
+      expect(sink.inbox).toHaveLength(0);
+    } finally {
+      await sink.stop();
+    }
+    const closed = Number(new URL(await closedPortUrl()).port);
+    const down = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${await smtpBinding("x:y", closed)}/test`, { token: owner.token });
+    expect(down.json).toMatchObject({ ok: false, error_kind: "unavailable" });
+    expect(down.json.error).toMatch(/did not answer usefully: SMTP ESOCKET: connect ECONNREFUSED/);
+  });
+
+  it("obeys the private-address rule: a loopback SMTP host is refused without CAPSTAN_PROVIDER_ALLOW_PRIVATE", async () => {
+    const sink = await startSmtpSink();
+    const id = await smtpBinding("x:y", sink.port);
+    delete process.env.CAPSTAN_PROVIDER_ALLOW_PRIVATE;
+    resetEnvCache();
+    try {
+      const r = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${id}/test`, { token: owner.token });
+      expect(r.json).toMatchObject({ ok: false, error_kind: "unavailable" });
+      expect(r.json.error).toMatch(/not a public address|private|non-public/i);
+    } finally {
+      process.env.CAPSTAN_PROVIDER_ALLOW_PRIVATE = "1";
+      resetEnvCache();
+      await sink.stop();
+    }
+  });
+});
+
+describe("test a storage.object binding (a probe object under _capstan-test/)", () => {
+  async function s3Binding(bucket: string, secretOverride?: string) {
+    const accessKeyId = `AKIA${randomBytes(8).toString("hex").toUpperCase()}`;
+    const secretAccessKey = randomBytes(15).toString("base64");
+    s3.addKey(accessKeyId, secretAccessKey);
+    const cred = await makeCredential(owner, ws, secretOverride ?? `${accessKeyId}:${secretAccessKey}`, {
+      provider: "s3", capability: "storage.object", actions: ["read", "write", "delete", "list"],
+    });
+    const r = await api("POST", `/v1/workspaces/${ws}/provider-bindings`, {
+      token: owner.token,
+      body: {
+        credential_id: cred, capability: "storage.object", actions: ["read", "write", "delete", "list"], scope: [], budget: { units: 1000, unit: "tokens" },
+        capability_scope: { id: "storage.object", scope: { prefix: "/", max_object_bytes: 1_000_000 } },
+        provider_config: { endpoint: s3.endpoint, bucket, region: s3.region },
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    return r.json.id as string;
+  }
+
+  it("writes, reads back and deletes a probe object, leaving the bucket as it was", async () => {
+    s3.addBucket("probe-ok");
+    const id = await s3Binding("probe-ok");
+    const seen = s3.requests.length;
+    const r = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${id}/test`, { token: owner.token });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ capability: "storage.object", provider: "s3", action: "probe", ok: true, error: null });
+    expect(r.json.answer).toMatch(/^Wrote, read back and deleted a 16-byte probe object probe-ok\/_capstan-test\/\S+ \(PUT ok, GET ok, DELETE ok\)\.$/);
+    const made = s3.requests.slice(seen);
+    expect(made.map((q) => [q.method, q.status])).toEqual([["PUT", 200], ["GET", 200], ["DELETE", 204]]);
+    expect(made.every((q) => q.key?.startsWith("_capstan-test/"))).toBe(true);
+    expect(s3.buckets.get("probe-ok")!.size).toBe(0);
+  });
+
+  it("names the failing step and S3's error: a missing bucket, a wrong secret", async () => {
+    const missing = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${await s3Binding("no-such-bucket")}/test`, { token: owner.token });
+    expect(missing.json).toMatchObject({ ok: false, error_kind: "rejected" });
+    expect(missing.json.error).toMatch(/PUT no-such-bucket\/_capstan-test\/\S+ failed: S3 404 NoSuchBucket/);
+
+    s3.addBucket("probe-bad-key");
+    const wrong = await api("POST", `/v1/workspaces/${ws}/provider-bindings/${await s3Binding("probe-bad-key", "AKIAUNKNOWN:nope")}/test`, { token: owner.token });
+    expect(wrong.json).toMatchObject({ ok: false, error_kind: "rejected" });
+    expect(wrong.json.error).toMatch(/S3 403 InvalidAccessKeyId/);
   });
 });
 

@@ -41,12 +41,18 @@ export type TSmtpSink = {
   stop(): Promise<void>;
 };
 
-export async function startSmtpSink(port = 0): Promise<TSmtpSink> {
+/** `auth`: the sink offers AUTH (PLAIN, LOGIN; no TLS) and accepts this user and password only. */
+export async function startSmtpSink(port = 0, opts: { auth?: { user: string; pass: string } } = {}): Promise<TSmtpSink> {
   const inbox: TReceivedMail[] = [];
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
+    authOptional: !opts.auth,
+    disabledCommands: opts.auth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+    allowInsecureAuth: true,
+    onAuth(auth, _session, cb) {
+      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass) cb(null, { user: auth.username });
+      else cb(new Error("Invalid username or password"));
+    },
     logger: false,
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];

@@ -3049,14 +3049,14 @@ export interface components {
             binding_id: string;
             capability: string;
             provider: string;
-            /** @description The action the test made: ai.generate `generate` with max_tokens 1 */
+            /** @description The action the test made: ai.generate `generate` with max_tokens 1; email.send `smtp_check` (connect, EHLO, STARTTLS and AUTH when offered; no mail is sent); storage.object `probe` (PUT, GET, DELETE of a 16-byte object under `_capstan-test/`) */
             action: string;
             model: string | null;
             /** @description True when the provider answered the call */
             ok: boolean;
             /** @description Latency of the provider call as seen from Capstan */
             duration_ms: number;
-            /** @description The provider's answer (text, or the embedding's length), when ok */
+            /** @description The provider's answer in words (the text, the embedding's length, what the SMTP server or the bucket answered), when ok */
             answer: string | null;
             /** @description What the provider reported using; not charged to any budget */
             tokens: {

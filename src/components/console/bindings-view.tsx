@@ -19,7 +19,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { CAPABILITY_IDS } from "./credentials-view";
 import { RelativeTime } from "./relative-time";
 import { RenameButton } from "./rename-dialog";
-import { BindingTestButton } from "./test-buttons";
+import { BindingTestButton, TESTABLE_CAPABILITIES } from "./test-buttons";
 import { LoadMore } from "./load-more";
 import { AdminOnly } from "./admin-only";
 import { PageHeader } from "./page-header";
@@ -142,7 +142,7 @@ function BindingsTable({ ws }: { ws: string }) {
                         current={b.name}
                         mutation={{ ...rename, mutate: (name, opts) => rename.mutate({ ws, bind: b.id, name }, opts) }}
                       />
-                      {b.status === "revoked" || b.status === "expired" || b.capability !== "ai.generate" ? null : <BindingTestButton ws={ws} bind={b.id} label={b.name} />}
+                      {b.status === "revoked" || b.status === "expired" || !TESTABLE_CAPABILITIES.includes(b.capability) ? null : <BindingTestButton ws={ws} bind={b.id} label={b.name} capability={b.capability} />}
                       {b.status === "revoked" ? null : (
                         <Button
                           variant="danger"

@@ -60,8 +60,16 @@ export function WebhookTestButton({ ws, wb, label }: { ws: string; wb: string; l
   );
 }
 
-/** A binding's "Test": a one-token call through it, then the latency and the answer or the error in words. */
-export function BindingTestButton({ ws, bind, label }: { ws: string; bind: string; label: string }) {
+/** What a binding's test does, by capability (docs/decisions.md "Test buttons"). */
+const TEST_DOES: Record<string, string> = {
+  "ai.generate": "One call with max_tokens 1 through this binding. It is audited as a test and charged to no budget; the provider may bill its tokens.",
+  "email.send": "Connects to the SMTP server, says EHLO (STARTTLS when offered) and signs in with the binding's credential. No mail is sent. Audited as a test.",
+  "storage.object": "Writes, reads back and deletes a 16-byte probe object under _capstan-test/ in the binding's bucket. Audited as a test and charged to no budget.",
+};
+export const TESTABLE_CAPABILITIES = Object.keys(TEST_DOES);
+
+/** A binding's "Test": the cheapest real call through it, then the latency and the answer or the error in words. */
+export function BindingTestButton({ ws, bind, label, capability = "ai.generate" }: { ws: string; bind: string; label: string; capability?: string }) {
   const trpc = useTRPC();
   const [open, setOpen] = useState(false);
   const test = useMutation(trpc.bindings.test.mutationOptions());
@@ -73,14 +81,14 @@ export function BindingTestButton({ ws, bind, label }: { ws: string; bind: strin
         Test<span className="sr-only"> binding {label}</span>
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} title={`Test binding ${label}`}
-        description="One call with max_tokens 1 through this binding. It is audited as a test and charged to no budget; the provider may bill its tokens."
+        description={TEST_DOES[capability] ?? TEST_DOES["ai.generate"]}
         footer={<Button variant="secondary" onClick={() => setOpen(false)}>Close</Button>}>
         {test.isPending ? <p role="status" className="text-sm">Calling the provider…</p> : null}
         {test.error ? <Alert problem={problemOf(test.error)} /> : null}
         {r ? (
           r.ok ? (
             <Alert tone="success" title={`${r.provider} answered in ${formatMs(r.duration_ms)}`}>
-              Model {r.model}: “{r.answer}”{r.tokens ? ` (${r.tokens.input + r.tokens.output} tokens)` : ""}
+              {r.model ? <>Model {r.model}: “{r.answer}”{r.tokens ? ` (${r.tokens.input + r.tokens.output} tokens)` : ""}</> : r.answer}
             </Alert>
           ) : (
             <Alert tone="danger" title={`The test failed after ${formatMs(r.duration_ms)}`}>{r.error}</Alert>

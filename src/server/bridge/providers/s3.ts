@@ -239,3 +239,45 @@ export async function s3Storage(
     throw mapError(err);
   }
 }
+
+/** Object keys under this prefix belong to binding tests; no product's keys can start with it (they start with `prod_`). */
+export const PROBE_PREFIX = "_capstan-test/";
+
+/**
+ * A binding test's S3 probe: PUT a 16-byte object under PROBE_PREFIX, GET it
+ * back (same bytes), DELETE it: the three rights the Bridge needs, on the
+ * binding's bucket, with its key, through the same client and egress guard.
+ * Answers the probe's key and each step's S3 status; the first failing step
+ * throws a ProviderError naming the step. A failed DELETE can leave the
+ * probe object behind (named in the error).
+ */
+export async function s3Probe(t: TS3Target): Promise<{ key: string; steps: string[] }> {
+  try {
+    checkEgressLiteral("provider", new URL(t.endpoint).hostname);
+  } catch (err) {
+    throw mapError(err);
+  }
+  const c = await client(t);
+  const { GetObjectCommand, PutObjectCommand, DeleteObjectCommand } = await loadSdk();
+  const Key = `${PROBE_PREFIX}${Date.now()}-${createHash("sha256").update(String(Math.random())).digest("hex").slice(0, 12)}`;
+  const body = Buffer.from("capstan probe ok");
+  const steps: string[] = [];
+  const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      const out = await run();
+      steps.push(`${name} ok`);
+      return out;
+    } catch (err) {
+      const e = mapError(err);
+      throw new ProviderError(e.kind, `${name} ${t.bucket}/${Key} failed: ${e.message}${name === "DELETE" ? " (the probe object may remain)" : ""}`);
+    }
+  };
+  await step("PUT", () => c.send(new PutObjectCommand({ Bucket: t.bucket, Key, Body: body, ContentLength: body.length, ContentType: "text/plain" }), deadline()));
+  const got = await step("GET", async () => {
+    const res = await c.send(new GetObjectCommand({ Bucket: t.bucket, Key }), deadline());
+    return Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
+  });
+  if (!got.equals(body)) throw new ProviderError("rejected", `GET ${t.bucket}/${Key} answered other bytes than were written`);
+  await step("DELETE", () => c.send(new DeleteObjectCommand({ Bucket: t.bucket, Key }), deadline()));
+  return { key: Key, steps };
+}

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { isIP } from "node:net";
 import nodemailer from "nodemailer";
+import SMTPConnection from "nodemailer/lib/smtp-connection";
 import { egressBlocked, resolveEgress } from "@/server/platform/egress";
 import { ProviderError } from "../errors";
 
@@ -82,4 +83,68 @@ export async function smtpSend(t: TSmtpTarget, m: TMessage): Promise<{ message_i
     }
     throw new ProviderError("unavailable", `SMTP ${e.code ?? "error"}`);
   }
+}
+
+/**
+ * A binding test's SMTP check (no mail is sent): connect to the first checked
+ * address that accepts a connection, EHLO (STARTTLS when offered, as a send
+ * would), and AUTH with the binding's user and password when the server
+ * offers AUTH, then QUIT. Answers the TLS mode, the server's EHLO line and
+ * whether the sign-in was checked; errors are ProviderErrors as smtpSend's.
+ */
+export async function smtpCheck(t: TSmtpTarget): Promise<{ tls: "tls" | "starttls" | "none"; ehlo: string; authenticated: boolean }> {
+  const host = t.host.replace(/^\[|\]$/g, "");
+  try {
+    const addresses = (await resolveEgress("provider", host)).sort((a, b) => a.family - b.family);
+    for (let i = 0; ; i++) {
+      try {
+        return await checkOnce(t, host, addresses[i]!.address);
+      } catch (err) {
+        if (i + 1 < addresses.length && notConnected(err as TSmtpError)) continue;
+        throw err;
+      }
+    }
+  } catch (err) {
+    const blocked = egressBlocked(err);
+    if (blocked) throw new ProviderError("unavailable", blocked.message);
+    const e = err as TSmtpError;
+    const said = e.message ? `: ${e.message.replace(/\s+/g, " ").slice(0, 200)}` : "";
+    if (e.code === "EAUTH" || (e.responseCode !== undefined && e.responseCode >= 500)) {
+      throw new ProviderError("rejected", `SMTP ${e.responseCode ?? e.code}${said}`);
+    }
+    throw new ProviderError("unavailable", `SMTP ${e.code ?? "error"}${said}`);
+  }
+}
+
+function checkOnce(t: TSmtpTarget, host: string, address: string): Promise<{ tls: "tls" | "starttls" | "none"; ehlo: string; authenticated: boolean }> {
+  const conn = new SMTPConnection({
+    host: address, port: t.port, secure: t.secure,
+    ...(isIP(host) ? {} : { servername: host }),
+    connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 15_000,
+    tls: { rejectUnauthorized: !["127.0.0.1", "localhost", "::1"].includes(host) },
+  });
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const finish = (err: Error | null | undefined, value?: { tls: "tls" | "starttls" | "none"; ehlo: string; authenticated: boolean }) => {
+      if (done) return;
+      done = true;
+      if (err) {
+        conn.close();
+        reject(err);
+      } else {
+        conn.quit();
+        resolve(value!);
+      }
+    };
+    conn.once("error", (err) => finish(err));
+    conn.once("end", () => finish(Object.assign(new Error("the server closed the connection"), { code: "ECONNECTION" })));
+    conn.connect((err) => {
+      if (err) return finish(err);
+      const ehlo = String(conn.lastServerResponse || "").split(/\r?\n/)[0]?.replace(/^250[- ]/, "").trim() ?? "";
+      const tls = t.secure ? "tls" : conn.secure ? "starttls" : "none";
+      // nodemailer's own rule (as verify() and a send): sign in only when the server offers AUTH.
+      if (!(conn as unknown as { allowsAuth: boolean }).allowsAuth) return finish(null, { tls, ehlo, authenticated: false });
+      conn.login({ user: t.auth.user, pass: t.auth.pass }, (e) => (e ? finish(e) : finish(null, { tls, ehlo, authenticated: true })));
+    });
+  });
 }
