@@ -163,7 +163,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename a workspace (owner or admin) */
+        patch: operations["workspaces-rename"];
         trace?: never;
     };
     "/v1/workspaces/{ws}/members": {
@@ -2446,7 +2447,7 @@ export interface components {
             /** @description Position in the workspace's hash chain, from 1 without gaps */
             sequence: number;
             /** @enum {string} */
-            action: "billing.payment_succeeded" | "billing.payment_failed" | "billing.refunded" | "billing.subscription_changed" | "billing.profile_changed" | "billing.invoice_issued" | "billing.granted" | "billing.adjusted" | "billing.tier_changed" | "billing.rate_card_updated" | "credential.created" | "credential.revoked" | "binding.requested" | "binding.ready" | "binding.failed" | "binding.revoked" | "binding.expired" | "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "member.upserted" | "member.role_changed" | "platform.bootstrapped" | "product.created" | "release.created" | "deployment.requested" | "deployment.ready" | "deployment.stopped" | "plan.changed" | "budget.changed" | "capability.denied" | "capability.output_blocked" | "capability.fallback" | "bridge.rejected" | "usage.denied" | "access.qualified" | "access.denied" | "access.revoked" | "isolation.unenforced_run" | "isolation.blocked" | "pending.resolved" | "fix.requested" | "fix.decided" | "adjudication.decided" | "authz.forbidden" | "authz.workspace_mismatch" | "audit.exported" | "audit.retention_deleted" | "product.renamed" | "service_identity.renamed" | "binding.renamed" | "webhook.renamed" | "member.invited" | "member.invitation_resent" | "member.invitation_revoked" | "webhook.tested" | "binding.tested";
+            action: "billing.payment_succeeded" | "billing.payment_failed" | "billing.refunded" | "billing.subscription_changed" | "billing.profile_changed" | "billing.invoice_issued" | "billing.granted" | "billing.adjusted" | "billing.tier_changed" | "billing.rate_card_updated" | "credential.created" | "credential.revoked" | "binding.requested" | "binding.ready" | "binding.failed" | "binding.revoked" | "binding.expired" | "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "member.upserted" | "member.role_changed" | "platform.bootstrapped" | "product.created" | "release.created" | "deployment.requested" | "deployment.ready" | "deployment.stopped" | "plan.changed" | "budget.changed" | "capability.denied" | "capability.output_blocked" | "capability.fallback" | "bridge.rejected" | "usage.denied" | "access.qualified" | "access.denied" | "access.revoked" | "isolation.unenforced_run" | "isolation.blocked" | "pending.resolved" | "fix.requested" | "fix.decided" | "adjudication.decided" | "authz.forbidden" | "authz.workspace_mismatch" | "audit.exported" | "audit.retention_deleted" | "product.renamed" | "service_identity.renamed" | "binding.renamed" | "webhook.renamed" | "member.invited" | "member.invitation_resent" | "member.invitation_revoked" | "webhook.tested" | "binding.tested" | "workspace.renamed";
             actor: {
                 /** @enum {string} */
                 kind: "user" | "service" | "system";
@@ -4262,7 +4263,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 order?: "asc" | "desc";
-                action?: "billing.payment_succeeded" | "billing.payment_failed" | "billing.refunded" | "billing.subscription_changed" | "billing.profile_changed" | "billing.invoice_issued" | "billing.granted" | "billing.adjusted" | "billing.tier_changed" | "billing.rate_card_updated" | "credential.created" | "credential.revoked" | "binding.requested" | "binding.ready" | "binding.failed" | "binding.revoked" | "binding.expired" | "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "member.upserted" | "member.role_changed" | "platform.bootstrapped" | "product.created" | "release.created" | "deployment.requested" | "deployment.ready" | "deployment.stopped" | "plan.changed" | "budget.changed" | "capability.denied" | "capability.output_blocked" | "capability.fallback" | "bridge.rejected" | "usage.denied" | "access.qualified" | "access.denied" | "access.revoked" | "isolation.unenforced_run" | "isolation.blocked" | "pending.resolved" | "fix.requested" | "fix.decided" | "adjudication.decided" | "authz.forbidden" | "authz.workspace_mismatch" | "audit.exported" | "audit.retention_deleted" | "product.renamed" | "service_identity.renamed" | "binding.renamed" | "webhook.renamed" | "member.invited" | "member.invitation_resent" | "member.invitation_revoked" | "webhook.tested" | "binding.tested";
+                action?: "billing.payment_succeeded" | "billing.payment_failed" | "billing.refunded" | "billing.subscription_changed" | "billing.profile_changed" | "billing.invoice_issued" | "billing.granted" | "billing.adjusted" | "billing.tier_changed" | "billing.rate_card_updated" | "credential.created" | "credential.revoked" | "binding.requested" | "binding.ready" | "binding.failed" | "binding.revoked" | "binding.expired" | "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "member.upserted" | "member.role_changed" | "platform.bootstrapped" | "product.created" | "release.created" | "deployment.requested" | "deployment.ready" | "deployment.stopped" | "plan.changed" | "budget.changed" | "capability.denied" | "capability.output_blocked" | "capability.fallback" | "bridge.rejected" | "usage.denied" | "access.qualified" | "access.denied" | "access.revoked" | "isolation.unenforced_run" | "isolation.blocked" | "pending.resolved" | "fix.requested" | "fix.decided" | "adjudication.decided" | "authz.forbidden" | "authz.workspace_mismatch" | "audit.exported" | "audit.retention_deleted" | "product.renamed" | "service_identity.renamed" | "binding.renamed" | "webhook.renamed" | "member.invited" | "member.invitation_resent" | "member.invitation_revoked" | "webhook.tested" | "binding.tested" | "workspace.renamed";
                 actor_id?: string;
                 target_id?: string;
                 correlation_id?: string;
@@ -5069,6 +5070,128 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "workspaces-rename": {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthenticated */
+            401: {
+                headers: {
+                    /** @description Bearer realm="capstan", error="invalid_token", error_description="..." */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

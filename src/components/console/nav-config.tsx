@@ -1,5 +1,5 @@
 import {
-  Activity, Building2, Database, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Send, Users, Wallet, Webhook,
+  Activity, Building2, Database, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Send, Settings, Users, Wallet, Webhook,
   type LucideIcon,
 } from "lucide-react";
 import type { TRole } from "@/server/domain/identity/access.service";
@@ -38,6 +38,8 @@ export const WORKSPACE_NAV: TWorkspaceNavItem[] = [
   { label: "Dead letters", icon: MailWarning, path: "/dead-letters", minRole: "admin" },
   // Viewers see the audit log too; restricted actions are filtered server-side.
   { label: "Audit log", icon: ScrollText, path: "/audit" },
+  // Everyone sees settings; viewers and developers read them, owners and admins change them.
+  { label: "Settings", icon: Settings, path: "/settings" },
 ];
 
 export const ACCOUNT_NAV: TAccountNavItem[] = [

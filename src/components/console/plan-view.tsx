@@ -18,7 +18,7 @@ import { hasRole } from "./nav-config";
 import { Loading, PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
 
-function PlanCard({ ws, canManage }: { ws: string; canManage: boolean }) {
+export function PlanCard({ ws, canManage }: { ws: string; canManage: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const plan = useQuery(trpc.usage.plan.queryOptions(wsOnly(ws)));
@@ -174,7 +174,7 @@ function LimitEditor({ ws, budget, canManage }: { ws: string; budget: TBudget; c
   );
 }
 
-function BudgetsCard({ ws, canManage }: { ws: string; canManage: boolean }) {
+export function BudgetsCard({ ws, canManage }: { ws: string; canManage: boolean }) {
   const trpc = useTRPC();
   const budgets = useQuery(trpc.usage.budgets.queryOptions(wsOnly(ws)));
   const month = budgets.data?.items[0]?.month;

@@ -11,6 +11,7 @@ import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import { BudgetBar } from "./budget-bar";
 import { CATEGORY_LABEL, formatDateTime, titleCase } from "./format";
 import { hasRole, workspaceHref } from "./nav-config";
+import { OnboardingChecklist } from "./onboarding-checklist";
 import { Loading, PageHeader } from "./page-header";
 
 /** Name, id, plan, the caller's role and this month's budget usage per category. */
@@ -35,6 +36,7 @@ export function WorkspaceOverview({ ws }: { ws: string }) {
     <>
       <PageHeader title={w.name} description="Workspace overview" />
       <div className="space-y-6">
+        <OnboardingChecklist ws={ws} />
         <Card>
           <CardContent>
             <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">

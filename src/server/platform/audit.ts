@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   "member.invited", "member.invitation_resent", "member.invitation_revoked",
   // Test buttons (docs/decisions.md "Test buttons"): details carry `test: true`.
   "webhook.tested", "binding.tested",
+  // Workspace settings (docs/decisions.md "Workspace settings"): details { from, to }.
+  "workspace.renamed",
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -19,6 +19,7 @@ import { managedResourcesRouter } from "@/server/domain/managed-resources/manage
 import { signingKeysRouter } from "@/server/domain/signing-keys/signing-keys.router";
 import { billingRouter } from "@/server/domain/billing/billing.router";
 import { overviewRouter } from "@/server/domain/overview/overview.router";
+import { onboardingRouter } from "@/server/domain/onboarding/onboarding.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -42,6 +43,7 @@ export const appRouter = router({
   signingKeys: signingKeysRouter,
   billing: billingRouter,
   overview: overviewRouter,
+  onboarding: onboardingRouter,
 });
 
 export type AppRouter = typeof appRouter;

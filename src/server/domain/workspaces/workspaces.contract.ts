@@ -19,6 +19,8 @@ export const ZWorkspace = z
 export type TWorkspace = z.infer<typeof ZWorkspace>;
 
 export const ZWorkspaceCreate = z.strictObject({ name: z.string().trim().min(1).max(100) });
+/** PATCH /v1/workspaces/{ws}: a new display name (workspace names need not be unique, docs/decisions.md). */
+export const ZWorkspaceRename = z.strictObject({ name: z.string().trim().min(1).max(100) });
 export const ZWorkspaceList = zPage(ZWorkspace).meta({ id: "Workspaces" });
 export const ZWorkspaceListInput = zListQuery;
 

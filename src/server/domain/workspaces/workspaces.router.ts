@@ -4,7 +4,7 @@ import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { authedProcedure, workspaceProcedure } from "@/server/trpc/procedures";
 import {
-  ZMember, ZMemberAdd, ZMemberList, ZMemberPut, ZWorkspace, ZWorkspaceCreate, ZWorkspaceList,
+  ZMember, ZMemberAdd, ZMemberList, ZMemberPut, ZWorkspace, ZWorkspaceCreate, ZWorkspaceList, ZWorkspaceRename,
 } from "./workspaces.contract";
 import { peopleOf } from "./people.service";
 import * as svc from "./workspaces.service";
@@ -30,6 +30,14 @@ export const workspacesRouter = router({
     .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}", tags, summary: "Get a workspace" } })
     .output(ZWorkspace)
     .query(({ ctx }) => svc.getWorkspace(ctx.workspace.workspaceId, ctx.workspace.role)),
+
+  rename: workspaceProcedure("admin")
+    .meta({ openapi: { method: "PATCH", path: "/v1/workspaces/{ws}", tags, summary: "Rename a workspace (owner or admin)" } })
+    .input(ZWorkspaceRename.extend({ ws: zWorkspaceId }))
+    .output(ZWorkspace)
+    .mutation(({ ctx, input }) =>
+      svc.renameWorkspace({ userId: ctx.principal.userId, correlationId: ctx.correlationId, role: ctx.workspace.role }, ctx.workspace.workspaceId, input.name),
+    ),
 
   members: workspaceProcedure("viewer")
     .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/members", tags, summary: "List members" } })

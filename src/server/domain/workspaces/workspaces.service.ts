@@ -46,6 +46,25 @@ export async function getWorkspace(workspaceId: string, role: TRole): Promise<TW
   return toWorkspace(w, role);
 }
 
+/**
+ * Renames a workspace (owner or admin). Workspace names are display names,
+ * not unique (docs/decisions.md); the same name is a no-op without audit.
+ */
+export async function renameWorkspace(caller: TCaller & { role: TRole }, workspaceId: string, rawName: string): Promise<TWorkspace> {
+  const name = rawName.trim();
+  await db().$transaction(async (tx) => {
+    const w = await tx.workspace.findUnique({ where: { id: workspaceId } });
+    if (!w) throw notFound(`Workspace ${workspaceId}`);
+    if (w.name === name) return;
+    await tx.workspace.update({ where: { id: workspaceId }, data: { name, updatedAt: new Date() } });
+    await writeAudit(tx, {
+      workspaceId, actor: { kind: "user", id: caller.userId }, action: "workspace.renamed",
+      target: { kind: "workspace", id: workspaceId }, correlationId: caller.correlationId, details: { from: w.name, to: name },
+    });
+  });
+  return getWorkspace(workspaceId, caller.role);
+}
+
 /** Creates a workspace on the free plan; the creator becomes its owner. */
 export async function createWorkspace(caller: TCaller, name: string): Promise<TWorkspace> {
   const id = newId("ws");

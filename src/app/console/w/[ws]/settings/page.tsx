@@ -1,0 +1,9 @@
+import type { Metadata } from "next";
+import { SettingsView } from "@/components/console/settings-view";
+
+export const metadata: Metadata = { title: "Settings" };
+
+export default async function SettingsPage({ params }: { params: Promise<{ ws: string }> }) {
+  const { ws } = await params;
+  return <SettingsView ws={ws} />;
+}
