@@ -1,7 +1,7 @@
 import type { Budget } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { emitEvent } from "@/server/platform/outbox";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { iso, utcMonth } from "@/server/platform/time";
 import { USAGE_CATEGORIES, type TBudget, type TUsageCategory } from "./usage.contract";
 
@@ -23,24 +23,25 @@ function toBudget(b: Budget): TBudget {
  * previous month's limits, or unlimited) and returns them in category order.
  */
 export async function ensureMonthBudgets(workspaceId: string, month = utcMonth()): Promise<Budget[]> {
-  const existing = await db().budget.findMany({ where: { workspaceId, month } });
+  const scoped = scopedDb(workspaceId);
+  const existing = await scoped.budget.findMany({ where: { month } });
   if (existing.length < USAGE_CATEGORIES.length) {
     const have = new Set(existing.map((b) => b.usageCategory));
     const missing = USAGE_CATEGORIES.filter((c) => !have.has(c));
-    const previous = await db().budget.findMany({
-      where: { workspaceId, usageCategory: { in: missing }, month: { lt: month } },
+    const previous = await scoped.budget.findMany({
+      where: { usageCategory: { in: missing }, month: { lt: month } },
       orderBy: { month: "desc" },
       distinct: ["usageCategory"],
     });
     const carried = new Map(previous.map((b) => [b.usageCategory, b.limitUnits]));
-    await db().budget.createMany({
+    await scoped.budget.createMany({
       data: missing.map((c) => ({
         id: budgetId(workspaceId, c, month), workspaceId, usageCategory: c, month, limitUnits: carried.get(c) ?? null,
       })),
       skipDuplicates: true,
     });
   }
-  const rows = await db().budget.findMany({ where: { workspaceId, month } });
+  const rows = await scoped.budget.findMany({ where: { month } });
   return USAGE_CATEGORIES.map((c) => rows.find((r) => r.usageCategory === c)!);
 }
 
@@ -56,7 +57,7 @@ export async function setBudgetLimit(
 ): Promise<TBudget> {
   const month = utcMonth();
   await ensureMonthBudgets(workspaceId, month);
-  return db().$transaction(async (tx) => {
+  return scopedDb(workspaceId).$transaction(async (tx) => {
     const id = budgetId(workspaceId, category, month);
     const before = await tx.budget.findUniqueOrThrow({ where: { id } });
     const row = await tx.budget.update({ where: { id }, data: { limitUnits, updatedAt: new Date() } });

@@ -7,6 +7,7 @@ import { preparedQuery } from "@/server/platform/db/client";
  * prepared statement on a miss, then cached; change signal `plan`
  * (workspace id, sent by setPlan and subscription changes after commit)
  * drops it everywhere, PLAN_TTL_MS bounds it while a listener is away.
+ * Raw SQL on purpose (hot path, not scopedDb): the statement names the workspace itself.
  */
 export const PLAN_TTL_MS = 5_000;
 const plans = new Map<string, { at: number; value: TPlanName }>();

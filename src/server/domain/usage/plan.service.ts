@@ -1,7 +1,7 @@
 import type { Prisma } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { emitEvent } from "@/server/platform/outbox";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { iso } from "@/server/platform/time";
 import type { TPlan, TPlanName, TUsageCategory } from "./usage.contract";
 import { signalChange } from "@/server/platform/change-signals";
@@ -26,7 +26,7 @@ function toPlan(workspaceId: string, row: { plan: string; createdAt: Date; updat
 
 export async function getPlan(workspaceId: string): Promise<TPlan> {
   // Every workspace gets a plan row at creation; upsert covers ws_platform and older rows.
-  const row = await db().plan.upsert({ where: { workspaceId }, create: { workspaceId, plan: "free" }, update: {} });
+  const row = await scopedDb(workspaceId).plan.upsert({ where: { workspaceId }, create: { workspaceId, plan: "free" }, update: {} });
   return toPlan(workspaceId, row);
 }
 
@@ -35,14 +35,16 @@ export async function setPlan(
   workspaceId: string,
   plan: TPlanName,
 ): Promise<TPlan> {
-  const result = await db().$transaction((tx) => applyPlan(tx, caller, workspaceId, plan));
+  const result = await scopedDb(workspaceId).$transaction((tx) => applyPlan(tx, caller, workspaceId, plan));
   signalChange("plan", workspaceId); // the Bridge's plan caches everywhere
   return result;
 }
 
 /**
  * Sets the plan inside the caller's transaction (audit plan.changed and the
- * event when it changes). The caller signals the change after commit.
+ * event when it changes). The caller signals the change after commit. `tx` is
+ * the workspace's scoped transaction (setPlan, setSubscription); the plan row
+ * is addressed by its key (workspace_id) all the same.
  */
 export async function applyPlan(
   tx: Prisma.TransactionClient,

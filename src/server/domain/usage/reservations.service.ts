@@ -23,6 +23,13 @@ import type { TUsageCategory } from "./usage.contract";
  */
 export const RESERVATION_TTL_MS = 5 * 60_000;
 
+/*
+ * Tenancy: ensureMonthBudgets runs on scopedDb(ws). The reserve and settle
+ * statements stay raw SQL on the hot pool (the Bridge's one round trip): the
+ * budget id they name is the workspace's own (budgetId(ws, ...)), and a
+ * settlement names a reservation the same call made. The sweeper and recovery
+ * below are platform-scoped by design (they scan every workspace's reservations).
+ */
 const ensured = new Map<string, true>();
 
 async function ensureBudgetRow(workspaceId: string, month: string): Promise<void> {
