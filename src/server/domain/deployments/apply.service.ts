@@ -30,6 +30,11 @@ import { ensureRegistered, localHostId } from "@/server/domain/runners/runner-ho
 const LEASE_SECONDS = 900;
 const system = { kind: "system" as const, id: null };
 
+/*
+ * Platform-scoped by design: the deploy worker claims planned deployments of
+ * every workspace (by id, on db()); each row names its workspace, and every
+ * row it writes (surface, deadline, evidence) takes that workspace from it.
+ */
 export async function processPlannedDeployments(limit = 2): Promise<number> {
   await ensureRegistered();
   const me = localHostId();

@@ -1,6 +1,6 @@
 import type { Deployment, PipelineRun, Prisma, Revision } from "@/generated/prisma/client";
 import { blobStore } from "@/server/platform/blob-store";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -106,7 +106,7 @@ export async function requestDeployment(
   const auth = authorize(rev, environmentType, isolation, env().CAPSTAN_ALLOW_UNENFORCED_PRODUCTION);
   const actor = { kind: "user" as const, id: caller.userId };
 
-  const row = await db().$transaction(async (tx) => {
+  const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const ctx = { tx, actor, correlationId: caller.correlationId };
     const environment = await tx.environment.upsert({
       where: { productId_type_slot: { productId: rev.productId, type: environmentType, slot } },
@@ -137,8 +137,8 @@ export async function requestDeployment(
 }
 
 export async function getOwnedDeployment(workspaceId: string, id: string): Promise<Deployment> {
-  const d = await db().deployment.findUnique({ where: { id } });
-  if (!d || d.workspaceId !== workspaceId) throw notFound(`Deployment ${id}`);
+  const d = await scopedDb(workspaceId).deployment.findUnique({ where: { id } });
+  if (!d) throw notFound(`Deployment ${id}`);
   return d;
 }
 
@@ -151,10 +151,10 @@ export async function listDeployments(
   q: TListQuery & { revision_id?: string; release_id?: string; product_id?: string; status?: TDeploymentStatus },
 ): Promise<TPage<TDeployment>> {
   const args = keysetArgs(q);
-  const rows = await db().deployment.findMany({
+  const rows = await scopedDb(workspaceId).deployment.findMany({
     ...args,
     where: {
-      ...args.where, workspaceId,
+      ...args.where,
       ...(q.revision_id ? { revisionId: q.revision_id } : {}),
       ...(q.release_id ? { releaseId: q.release_id } : {}),
       ...(q.product_id ? { productId: q.product_id } : {}),
@@ -165,8 +165,8 @@ export async function listDeployments(
 }
 
 export async function getPipelineRun(workspaceId: string, id: string): Promise<TPipelineRun> {
-  const r = await db().pipelineRun.findUnique({ where: { id } });
-  if (!r || r.workspaceId !== workspaceId) throw notFound(`Pipeline run ${id}`);
+  const r = await scopedDb(workspaceId).pipelineRun.findUnique({ where: { id } });
+  if (!r) throw notFound(`Pipeline run ${id}`);
   return toPipelineRun(r);
 }
 

@@ -2,6 +2,7 @@ import type { Deployment } from "@/generated/prisma/client";
 import { handleBridge } from "@/server/bridge/handler";
 import { handleRunnerInvocation } from "@/server/bridge/runner-handler";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { problemResponse, AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
@@ -80,7 +81,7 @@ export async function retire(
   correlationId = newId("evt"),
   extra: { findings?: unknown[] } = {},
 ): Promise<Deployment> {
-  const moved = await db().$transaction((tx) => retireInTx({ tx, actor, correlationId }, dep, event, reasonCode, extra));
+  const moved = await scopedDb(dep.workspaceId).$transaction((tx) => retireInTx({ tx, actor, correlationId }, dep, event, reasonCode, extra));
   await release(moved);
   return moved;
 }
@@ -90,6 +91,7 @@ const RUN_LOG_KEEP_BYTES = 256 * 1024;
 async function keepRunLog(id: string, host: TRunnerOps): Promise<void> {
   const tail = await host.runLog(id, RUN_LOG_KEEP_BYTES);
   if (!tail) return;
+  // Platform-scoped by design: runs after a retirement by a worker or a user, with the deployment's id only; the row names its workspace.
   const row = await db().deployment.findUnique({ where: { id }, select: { workspaceId: true, evidence: true } });
   if (!row) return;
   const runLog = await storeEvidence(row.workspaceId, Buffer.from(tail, "utf8"), "text/plain; charset=utf-8");

@@ -25,6 +25,7 @@ export type TReconcileReport = { adopted: string[]; failed: string[]; interrupte
 export async function reconcileRunner(): Promise<TReconcileReport> {
   const r = runner();
   const report: TReconcileReport = { adopted: [], failed: [], interrupted: [], killed: [], removed: [] };
+  // Platform-scoped by design: this runner host's deployments, of every workspace.
   const rows = await db().deployment.findMany({ where: { runnerHost: r.hostId, status: { in: ["applying", "active"] } } });
   const keep = new Set<string>();
   for (const dep of rows) {

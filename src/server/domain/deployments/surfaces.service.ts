@@ -1,5 +1,6 @@
 import type { Surface } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { AppError, notFound, problemResponse } from "@/server/platform/errors";
 import { idPattern, newId } from "@/server/platform/ids";
@@ -67,22 +68,23 @@ export function toSurface(s: Surface): TSurface {
 
 export async function listSurfaces(workspaceId: string, q: TListQuery & { product_id?: string; deployment_id?: string }): Promise<TPage<TSurface>> {
   const args = keysetArgs(q);
-  const rows = await db().surface.findMany({
+  const rows = await scopedDb(workspaceId).surface.findMany({
     ...args,
-    where: { ...args.where, workspaceId, ...(q.product_id ? { productId: q.product_id } : {}), ...(q.deployment_id ? { deploymentId: q.deployment_id } : {}) },
+    where: { ...args.where, ...(q.product_id ? { productId: q.product_id } : {}), ...(q.deployment_id ? { deploymentId: q.deployment_id } : {}) },
   });
   return toPage(rows, q, toSurface);
 }
 
 export async function getSurface(workspaceId: string, id: string): Promise<TSurface> {
-  const s = await db().surface.findUnique({ where: { id } });
-  if (!s || s.workspaceId !== workspaceId) throw notFound(`Surface ${id}`);
+  const s = await scopedDb(workspaceId).surface.findUnique({ where: { id } });
+  if (!s) throw notFound(`Surface ${id}`);
   return toSurface(s);
 }
 
 async function resolveRoute(id: string): Promise<TSurfaceRoute | null> {
   const hit = cachedSurface(id);
   if (hit !== undefined) return hit;
+  // Platform-scoped by design: the surface proxy resolves a surface by its id (from the path or Host) before any workspace is known.
   const s = await db().surface.findUnique({ where: { id }, include: { deployment: { select: { id: true, runtime: true, runnerHost: true } } } });
   const value = s
     ? { id, status: s.status, reasonCode: s.reasonCode, expiresAt: s.expiresAt, upstream: await upstreamFor(s.deployment), started: s.deployment.runtime !== null }
@@ -182,6 +184,7 @@ export async function handleSurfaceRequest(req: Request, srfFromPath: string | n
  * reason_code `expired`), freeing its process, port and directory.
  */
 export async function fireDueDeadlines(limit = 20): Promise<number> {
+  // Platform-scoped by design: a worker over every workspace's deadlines.
   const due = await db().$queryRaw<{ id: string; subject_id: string }[]>`
     UPDATE deadlines SET locked_until = now() + interval '60 seconds', updated_at = now()
      WHERE id IN (
