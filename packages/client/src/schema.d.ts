@@ -1820,7 +1820,7 @@ export interface paths {
         };
         /** The workspace's subscription and current period */
         get: operations["billing-subscriptions-getSubscription"];
-        /** Change the workspace's tier: immediate; sets the plan, starts a new period, grants the included credit (owner/admin) */
+        /** Change the workspace's tier: an upgrade is immediate with a prorated charge, a downgrade takes effect at the period's end (owner/admin) */
         put: operations["billing-subscriptions-putSubscription"];
         post?: never;
         delete?: never;
@@ -3859,6 +3859,7 @@ export interface components {
                 amount_minor: number;
                 period_start?: string;
                 period_end?: string;
+                proration?: boolean;
             })[];
             usage_micros: number;
             granted_micros: number;
@@ -3915,6 +3916,8 @@ export interface components {
             billing_mode: ("postpaid" | "prepaid") | null;
             current_period_start: string | null;
             current_period_end: string | null;
+            scheduled_tier: string | null;
+            scheduled_at: string | null;
             updated_at: string | null;
         };
         WorkspaceOverview: {

@@ -21,6 +21,8 @@ const ZFeeLine = z.object({
   kind: z.literal("subscription"), tier: z.string(), amount_minor: z.number().int(),
   /** The period this fee is for (absent on invoices issued before periods were recorded). */
   period_start: z.string().optional(), period_end: z.string().optional(),
+  /** True: an upgrade's prorated charge for the rest of a period (docs/decisions.md "Billing: proration"); absent: a whole period's fee. */
+  proration: z.boolean().optional(),
 });
 
 export const ZInvoice = z

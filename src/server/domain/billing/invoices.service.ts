@@ -74,7 +74,8 @@ async function issueIn(tx: Prisma.TransactionClient, workspaceId: string, month:
   const microsPerMinor = BigInt(10) ** BigInt(6 - CURRENCIES[currency]);
   const total = divRoundHalfUp(usage, microsPerMinor) + fee;
   const json = [
-    ...periods.map((p) => ({ kind: "subscription" as const, tier: p.tier, amount_minor: toWire(p.priceMinor), period_start: iso(p.periodStart), period_end: iso(p.periodEnd) })),
+    ...periods.map((p) => ({ kind: "subscription" as const, tier: p.tier, amount_minor: toWire(p.priceMinor), period_start: iso(p.periodStart), period_end: iso(p.periodEnd),
+      ...(p.kind === "proration" ? { proration: true } : {}) })),
     ...lines.map((l) => ({
       kind: "usage" as const, capability: l.capability, provider: l.provider, model: l.model ?? "", rate_card_version_id: l.rate_card_version_id,
       calls: l.calls, tokens: l.tokens, amount_micros: toWire(BigInt(l.amount)),

@@ -94,6 +94,10 @@ export const ZSubscription = z
     billing_mode: z.enum(BILLING_MODES).nullable(),
     current_period_start: z.string().nullable(),
     current_period_end: z.string().nullable(),
+    /** A change that lowers the price (or changes the currency), taking effect at the current period's end; null: none. */
+    scheduled_tier: z.string().nullable(),
+    /** When scheduled_tier takes effect (the current period's end); null without one. */
+    scheduled_at: z.string().nullable(),
     updated_at: z.string().nullable(),
   })
   .meta({ id: "Subscription" });

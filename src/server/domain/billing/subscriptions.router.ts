@@ -49,7 +49,7 @@ export const subscriptionsRouter = router({
     .query(({ ctx }) => subs.getSubscription(ctx.workspace.workspaceId)),
 
   putSubscription: workspaceProcedure("admin")
-    .meta({ openapi: { method: "PUT", path: "/v1/workspaces/{ws}/subscription", tags, summary: "Change the workspace's tier: immediate; sets the plan, starts a new period, grants the included credit (owner/admin)" } })
+    .meta({ openapi: { method: "PUT", path: "/v1/workspaces/{ws}/subscription", tags, summary: "Change the workspace's tier: an upgrade is immediate with a prorated charge, a downgrade takes effect at the period's end (owner/admin)" } })
     .input(ZSubscriptionRequest.extend({ ws: zWorkspaceId }))
     .output(ZSubscription)
     .mutation(({ ctx, input }) => subs.setSubscription(caller(ctx), ctx.workspace.workspaceId, input.tier, "workspace")),

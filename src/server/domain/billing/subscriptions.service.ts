@@ -11,15 +11,16 @@ import { AppError, notFound } from "@/server/platform/errors";
 import { PLATFORM_WORKSPACE_ID } from "@/server/platform/ids";
 import { iso, isoOrNull, utcMonth } from "@/server/platform/time";
 import { fromWire, toWire, type TCurrency } from "./money";
+import { upgradeCharge } from "./proration";
 import type { TBillingMode, TBillingProfile, TBillingProfileRequest, TDefaultBudgets, TSubscription, TTier } from "./subscriptions.contract";
 import { assertWorkspace, grantIn, inWallet } from "./wallet.service";
 
 /**
  * Billing profile, subscription tiers and subscriptions (docs/decisions.md
- * "Billing"). A subscription change takes effect at once: it sets the
- * workspace's plan, starts a new monthly period at the new tier's current
- * price and grants the tier's included credit (once per tier and calendar
- * month, so switching back and forth cannot farm credit).
+ * "Billing", "Billing: proration"). An upgrade takes effect at once with a
+ * prorated charge; a downgrade at the period's end. Included credit is
+ * granted once per tier and calendar month, so switching back and forth
+ * cannot farm credit.
  */
 
 type TCaller = { userId: string; correlationId: string };
@@ -129,7 +130,8 @@ function toSubscription(workspaceId: string, plan: TPlanName, s: Subscription | 
   return {
     workspace_id: workspaceId, tier: s?.tier ?? null, plan, currency: (s?.currency ?? null) as TCurrency | null,
     monthly_price_minor: s ? toWire(s.monthlyPriceMinor) : null, billing_mode: s ? ((mode ?? "postpaid") as TBillingMode) : null,
-    current_period_start: isoOrNull(s?.currentPeriodStart), current_period_end: isoOrNull(s?.currentPeriodEnd), updated_at: isoOrNull(s?.updatedAt),
+    current_period_start: isoOrNull(s?.currentPeriodStart), current_period_end: isoOrNull(s?.currentPeriodEnd),
+    scheduled_tier: s?.scheduledTier ?? null, scheduled_at: s?.scheduledTier ? iso(s.currentPeriodEnd) : null, updated_at: isoOrNull(s?.updatedAt),
   };
 }
 
@@ -150,40 +152,89 @@ export function addMonth(d: Date): Date {
 }
 
 /**
- * Subscribes the workspace to `tier` (owner/admin, or the platform override):
- * immediate; the same tier again is a no-op. Plan, subscription, included
- * credit and audits commit together.
+ * Subscribes the workspace to `tier` (owner/admin, or the platform override;
+ * docs/decisions.md "Billing: proration"). A first subscription starts a
+ * period now. A change that does not lower the price (same currency) is
+ * immediate: the plan changes, the period is kept and the price difference
+ * for the rest of it is billed (a `proration` period row). A change that
+ * lowers the price or changes the currency is scheduled for the period's end
+ * (renewal applies it). The current tier again cancels a scheduled change,
+ * else is a no-op. Plan, subscription, credit and audits commit together.
  */
 export async function setSubscription(caller: TCaller, workspaceId: string, tier: string, via: "workspace" | "platform"): Promise<TSubscription> {
   await assertWorkspace(workspaceId);
   // The tier catalogue is platform-global (db()), read before the workspace's scoped wallet transaction.
   const t = await db().subscriptionTier.findUnique({ where: { tier } });
   if (!t) throw new AppError("validation_failed", `${tier} is not a subscription tier`, { reason: "unknown_tier", errors: [{ path: "/tier", message: "is not a subscription tier" }] });
+  // The current tier too (its credit and mode): read outside the scoped transaction, re-checked inside it.
+  const named = await scopedDb(workspaceId).subscription.findFirst({ select: { tier: true } });
+  const old = named ? await db().subscriptionTier.findUnique({ where: { tier: named.tier } }) : null;
   let changed = false;
   const result = await inWallet(workspaceId, async (tx) => {
     const before = await tx.subscription.findFirst();
-    if (before?.tier === tier) {
-      const plan = await tx.plan.findFirst();
-      return toSubscription(workspaceId, (plan?.plan ?? "free") as TPlanName, before, t.billingMode);
+    if (before && before.tier !== named?.tier) throw new AppError("conflict", "The subscription changed meanwhile; retry", { reason: "concurrent_change" });
+    const now = new Date();
+    const audit = (details: Record<string, unknown>) => writeAudit(tx, {
+      workspaceId, actor: { kind: "user", id: caller.userId }, action: "billing.subscription_changed", target: { kind: "subscription", id: workspaceId },
+      correlationId: caller.correlationId, details: { from: before?.tier ?? null, to: tier, via, ...details },
+    });
+    const currentPlan = async () => ((await tx.plan.findFirst())?.plan ?? "free") as TPlanName;
+    if (before && (before.tier === tier || before.scheduledTier === tier)) {
+      // Asking for what is already in force (or already scheduled): cancel a pending change, or nothing.
+      let row = before;
+      if (before.tier === tier && before.scheduledTier) {
+        row = await tx.subscription.update({ where: { workspaceId }, data: { scheduledTier: null, updatedBy: caller.userId, updatedAt: now } });
+        await audit({ effective: "immediate", cancelled_scheduled_tier: before.scheduledTier });
+      }
+      return toSubscription(workspaceId, await currentPlan(), row, old?.billingMode ?? null);
+    }
+    if (before && (before.currency !== t.currency || t.monthlyPriceMinor < before.monthlyPriceMinor)) {
+      // Lowers the price or changes the currency: at the period's end, nothing owed now.
+      const row = await tx.subscription.update({ where: { workspaceId }, data: { scheduledTier: tier, updatedBy: caller.userId, updatedAt: now } });
+      await audit({ effective: "period_end", effective_at: iso(before.currentPeriodEnd), plan: t.plan, monthly_price_minor: toWire(t.monthlyPriceMinor), currency: t.currency });
+      return toSubscription(workspaceId, await currentPlan(), row, old?.billingMode ?? null);
     }
     changed = true;
-    const now = new Date();
-    const end = addMonth(now);
-    const data = { tier, currency: t.currency, monthlyPriceMinor: t.monthlyPriceMinor, currentPeriodStart: now, currentPeriodEnd: end, updatedBy: caller.userId, updatedAt: now };
-    const row = await tx.subscription.upsert({ where: { workspaceId }, create: { workspaceId, ...data, createdAt: now }, update: data });
-    await tx.subscriptionPeriod.create({ data: { workspaceId, periodStart: now, periodEnd: end, tier, currency: t.currency, priceMinor: t.monthlyPriceMinor, createdAt: now } });
+    let row: Subscription;
+    let grantMinor = t.includedCreditMinor;
+    let grantExpiry: Date;
+    let prorationMinor: bigint | null = null;
+    if (before) {
+      // Immediate, keeping the period (its anchor): the difference for the time left.
+      const period = { start: before.currentPeriodStart, end: before.currentPeriodEnd };
+      const cost = upgradeCharge(
+        { priceMinor: before.monthlyPriceMinor, includedCreditMinor: old?.includedCreditMinor ?? BigInt(0) },
+        { priceMinor: t.monthlyPriceMinor, includedCreditMinor: t.includedCreditMinor }, period, now,
+      );
+      prorationMinor = cost.chargeMinor;
+      grantMinor = cost.creditMinor;
+      grantExpiry = before.currentPeriodEnd;
+      row = await tx.subscription.update({
+        where: { workspaceId }, data: { tier, monthlyPriceMinor: t.monthlyPriceMinor, scheduledTier: null, updatedBy: caller.userId, updatedAt: now },
+      });
+      if (before.currentPeriodEnd > now) {
+        await tx.subscriptionPeriod.create({
+          data: { workspaceId, periodStart: now, periodEnd: before.currentPeriodEnd, tier, currency: t.currency, priceMinor: cost.chargeMinor, kind: "proration", createdAt: now },
+        });
+      }
+    } else {
+      const end = addMonth(now);
+      grantExpiry = end;
+      const data = { tier, currency: t.currency, monthlyPriceMinor: t.monthlyPriceMinor, currentPeriodStart: now, currentPeriodEnd: end, updatedBy: caller.userId, updatedAt: now };
+      row = await tx.subscription.create({ data: { workspaceId, ...data, createdAt: now } });
+      await tx.subscriptionPeriod.create({ data: { workspaceId, periodStart: now, periodEnd: end, tier, currency: t.currency, priceMinor: t.monthlyPriceMinor, createdAt: now } });
+    }
     const plan = await applyPlan(tx, caller, workspaceId, t.plan as TPlanName);
     let grantId: string | null = null;
     const reason = `subscription:${tier}:${utcMonth(now)}`;
-    if (t.includedCreditMinor > BigInt(0) && !(await tx.walletGrant.findFirst({ where: { reason }, select: { id: true } }))) {
+    if (grantMinor > BigInt(0) && grantExpiry > now && !(await tx.walletGrant.findFirst({ where: { reason }, select: { id: true } }))) {
       grantId = (await grantIn(tx, caller, workspaceId, {
-        amount_minor: toWire(t.includedCreditMinor), currency: t.currency as TCurrency, priority: INCLUDED_CREDIT_PRIORITY, expires_at: iso(end), reason,
+        amount_minor: toWire(grantMinor), currency: t.currency as TCurrency, priority: INCLUDED_CREDIT_PRIORITY, expires_at: iso(grantExpiry), reason,
       }, now)).id;
     }
-    await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "billing.subscription_changed", target: { kind: "subscription", id: workspaceId },
-      correlationId: caller.correlationId,
-      details: { from: before?.tier ?? null, to: tier, via, plan: t.plan, monthly_price_minor: toWire(t.monthlyPriceMinor), currency: t.currency, included_credit_grant_id: grantId },
+    await audit({
+      effective: "immediate", plan: t.plan, monthly_price_minor: toWire(t.monthlyPriceMinor), currency: t.currency, included_credit_grant_id: grantId,
+      proration_minor: prorationMinor === null ? null : toWire(prorationMinor),
     });
     return toSubscription(workspaceId, plan.plan, row, t.billingMode);
   });
@@ -196,7 +247,7 @@ export async function setSubscription(caller: TCaller, workspaceId: string, tier
 }
 
 /** Sets this month's budget limits the tier names (audited budget.changed each; a category left out is untouched). */
-async function applyTierBudgets(caller: TCaller, workspaceId: string, defaults: TDefaultBudgets): Promise<void> {
+export async function applyTierBudgets(caller: TCaller, workspaceId: string, defaults: TDefaultBudgets): Promise<void> {
   for (const category of USAGE_CATEGORIES) {
     const limit = defaults[category];
     if (limit !== undefined) await setBudgetLimit(caller, workspaceId, category, limit);

@@ -51,6 +51,8 @@ export async function applyPlan(
   caller: { userId: string; correlationId: string },
   workspaceId: string,
   plan: TPlanName,
+  /** A change made by the platform itself (a scheduled subscription change applied by renewal). */
+  system = false,
 ): Promise<TPlan> {
   const before = await tx.plan.findUnique({ where: { workspaceId } });
   const row = await tx.plan.upsert({
@@ -60,7 +62,7 @@ export async function applyPlan(
   });
   if (before?.plan !== plan) {
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "plan.changed",
+      workspaceId, actor: system ? { kind: "system", id: null } : { kind: "user", id: caller.userId }, action: "plan.changed",
       target: { kind: "workspace", id: workspaceId }, correlationId: caller.correlationId,
       details: { from: before?.plan ?? null, to: plan },
     });
