@@ -4,7 +4,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { RATE_CARD_TTL_MS, rateCardVersions } from "@/server/domain/billing/rate-card-reads.service";
 import { BINDINGS_TTL_MS } from "@/server/domain/credentials/binding-reads.service";
+import { issueTokenForEmail } from "@/server/domain/identity/tokens.service";
 import { processPendingFreezes } from "@/server/domain/source/freeze.service";
 import { CONTRACT_TTL_MS } from "@/server/domain/source/contract-reads.service";
 import { REVOCATION_CACHE_MS } from "@/server/domain/service-identities/token.service";
@@ -14,9 +16,9 @@ import { aiCapability, bootBridgeApp, bridge, bridgeToken, kvCapability, makeSer
 import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
 
 /**
- * The Bridge's hot-path caches (verified identity, bindings, contracts) never
- * serve a revoked token, a revoked binding or a superseded contract beyond
- * their documented bound:
+ * The Bridge's hot-path caches (verified identity, bindings, contracts, rate
+ * card versions) never serve a revoked token, a revoked binding, a superseded
+ * contract or an outdated price list beyond their documented bound:
  * - a change made through the services is signalled after its commit and
  *   seen by the very next call (this process; other processes: the replicas
  *   test, LISTEN/NOTIFY);
@@ -155,6 +157,64 @@ describe("superseded contract", () => {
     clockForward(CONTRACT_TTL_MS + 1);
     const fresh = await kvGet(p.token, "/app/x");
     expect(fresh.status, fresh.text).toBe(200);
+  });
+});
+
+describe("rate card versions (pricing an ai.generate call)", () => {
+  const CARD = { currency: "USD", prices: { input_tokens_per_million: 1_000_000, output_tokens_per_million: 1_000_000, per_call: 100 } };
+  async function pricedSetup() {
+    const model = `chat-${randomBytes(4).toString("hex")}`;
+    const s = await setupBridge({
+      owner, capabilities: [aiCapability()],
+      providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey, models: ["text"], providerModels: { text: model } }],
+    });
+    const platform = await issueTokenForEmail("admin@example.com", 3600);
+    const put = async (body: Record<string, unknown>) => {
+      const r = await api("PUT", `/v1/platform/rate-cards/openai/${model}`, { token: platform, body });
+      expect(r.status, r.text).toBe(200);
+      return r.json.id as string;
+    };
+    const pricedBy = async () => {
+      const r = await generate(s.token);
+      expect(r.status, r.text).toBe(200);
+      const inv = await api("GET", `/v1/workspaces/${s.ws}/capability-invocations/${r.json.capability_invocation_id}`, { token: owner.token });
+      return (inv.json.charge as { rate_card_version_id: string } | null)?.rate_card_version_id ?? null;
+    };
+    return { model, put, pricedBy };
+  }
+
+  it("a version published through the API prices the next call (the PUT signals after its commit)", async () => {
+    const p = await pricedSetup();
+    expect(await p.pricedBy()).toBeNull(); // "no card" is cached now
+    const v1 = await p.put(CARD);
+    expect(await p.pricedBy()).toBe(v1);
+    const v2 = await p.put({ ...CARD, prices: { ...CARD.prices, per_call: 200 } });
+    expect(await p.pricedBy()).toBe(v2);
+  });
+
+  it("unsignalled (a version written behind the cache), prices calls once RATE_CARD_TTL_MS has passed", async () => {
+    const p = await pricedSetup();
+    const v1 = await p.put(CARD);
+    expect(await p.pricedBy()).toBe(v1); // v1's version list is cached now
+    const v2 = await db().rateCardVersion.create({
+      data: {
+        id: `rcv_${randomBytes(10).toString("hex")}`, provider: "openai", model: p.model, currency: "USD",
+        inputTokensPerMillion: BigInt(2_000_000), outputTokensPerMillion: BigInt(2_000_000), perCall: BigInt(0), effectiveFrom: new Date(), createdBy: "test",
+      },
+    });
+    clockForward(RATE_CARD_TTL_MS + 1);
+    expect(await p.pricedBy()).toBe(v2.id);
+  });
+
+  it("a version published ahead of its effective_from is in the cached list and prices calls from its start, not before", async () => {
+    const p = await pricedSetup();
+    const v1 = await p.put(CARD);
+    const from = new Date(Date.now() + 120_000);
+    const later = await p.put({ ...CARD, effective_from: from.toISOString(), prices: { ...CARD.prices, per_call: 300 } });
+    expect(await p.pricedBy()).toBe(v1); // the list, the future version included, is cached now
+    expect((await rateCardVersions("openai", p.model)).map((v) => v.id)).toEqual([v1, later]);
+    clockForward(120_000 + 1);
+    expect(await p.pricedBy()).toBe(later);
   });
 });
 

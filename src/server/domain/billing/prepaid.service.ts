@@ -2,6 +2,7 @@ import { onChange } from "@/server/platform/change-signals";
 import { db } from "@/server/platform/db/client";
 import type { THold } from "@/server/domain/usage/reservations.service";
 import { priceCall, type TCurrency } from "./money";
+import { rateCardInForce } from "./rate-card-reads.service";
 
 /**
  * Prepaid tiers (docs/decisions.md "Billing: prepaid, Stripe, renewal"): a
@@ -49,10 +50,8 @@ export async function aiHold(workspaceId: string, candidates: Array<{ provider: 
     const key = `${c.provider}\u0000${c.model}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    // Rate cards are the platform's price list (PLATFORM_GLOBAL): db().
-    const v = await db().rateCardVersion.findFirst({
-      where: { provider: c.provider, model: c.model, effectiveFrom: { lte: at } }, orderBy: { effectiveFrom: "desc" },
-    });
+    // Rate cards are the platform's price list (PLATFORM_GLOBAL), read through the pricing's own cache.
+    const v = await rateCardInForce(c.provider, c.model, at);
     if (!v) continue;
     if (v.currency !== currency) return { refused: `the ${c.provider}/${c.model} rate card is in ${v.currency}, the prepaid wallet in ${currency}` };
     const dearer = v.inputTokensPerMillion > v.outputTokensPerMillion ? v.inputTokensPerMillion : v.outputTokensPerMillion;

@@ -7,6 +7,7 @@ import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platfo
 import { iso } from "@/server/platform/time";
 import type { TRateCard } from "./billing.contract";
 import { fromWire, priceCall, toWire, type TCurrency } from "./money";
+import { rateCardInForce, signalRateCardChange } from "./rate-card-reads.service";
 
 /**
  * Rate cards (docs/decisions.md "Billing"): every PUT is a new immutable
@@ -67,7 +68,7 @@ export async function putRateCard(caller: TCaller, provider: string, model: stri
     perCall: fromWire(input.prices.per_call),
   };
   try {
-    return await db().$transaction(async (tx) => {
+    const card = await db().$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`rate-card:${provider}/${model}`}, 0))`;
       const versions = await tx.rateCardVersion.findMany({ where: { provider, model }, orderBy: { effectiveFrom: "asc" } });
       const current = inForce(versions, now);
@@ -89,6 +90,9 @@ export async function putRateCard(caller: TCaller, provider: string, model: stri
       const all = [...versions, row].sort((a, b) => a.effectiveFrom.getTime() - b.effectiveFrom.getTime());
       return withUntil(all).find((c) => c.id === row.id)!;
     });
+    // After the commit: the pricing caches of every process read the versions again (rate-card-reads.service.ts).
+    signalRateCardChange(provider, model);
+    return card;
   } catch (err) {
     if ((err as { code?: string }).code === "P2002") {
       throw new AppError("conflict", `a version of ${provider}/${model} already starts at ${iso(from)}`, { reason: "rate_card_version_exists" });
@@ -126,14 +130,15 @@ export type TCharge = { micros: bigint; currency: TCurrency; rateCardVersionId: 
 /**
  * The price of a completed ai.generate call with the card version in force at
  * its start (`requestedAt`); null when no card covers the provider/model then.
+ * Read through the versions cache (rate-card-reads.service.ts: a new version
+ * is used at the latest RATE_CARD_TTL_MS after its commit, at once in the
+ * process that published it).
  */
 export async function priceAiCall(
   provider: string, model: string, requestedAt: Date, tokens: { input: number; output: number },
 ): Promise<TCharge | null> {
-  const v = await db().rateCardVersion.findFirst({
-    where: { provider, model, effectiveFrom: { lte: requestedAt } }, orderBy: { effectiveFrom: "desc" },
-  });
+  const v = await rateCardInForce(provider, model, requestedAt);
   if (!v) return null;
   const micros = priceCall(v, { inputTokens: tokens.input, outputTokens: tokens.output, calls: 1 });
-  return { micros, currency: v.currency as TCurrency, rateCardVersionId: v.id };
+  return { micros, currency: v.currency, rateCardVersionId: v.id };
 }

@@ -1,4 +1,4 @@
-import { db, rawQuery } from "@/server/platform/db/client";
+import { db, preparedQuery } from "@/server/platform/db/client";
 import { instanceId, isInstanceAlive } from "@/server/platform/db/instance";
 import { logger } from "@/server/platform/logger";
 import { newId } from "@/server/platform/ids";
@@ -109,7 +109,9 @@ const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) 
   const order = items.map((_, i) => i).sort((x, y) => (items[x]!.budgetId < items[y]!.budgetId ? -1 : items[x]!.budgetId > items[y]!.budgetId ? 1 : x - y));
   const sorted = order.map((i) => items[i]!);
   const expires = sorted.reduce((max, r) => (r.expiresAt > max ? r.expiresAt : max), sorted[0]!.expiresAt);
-  const rows = await rawQuery<{ r: (string | null)[] }>(
+  // A named statement: parsed and planned once per hot connection (the text never changes).
+  const rows = await preparedQuery<{ r: (string | null)[] }>(
+    "capstan_reserve_batch",
     "SELECT capstan_reserve_batch($1::text[], $2::text[], $3::float8[], $4::text[], $5::timestamptz, $6::text, $7::text[], $8::text[], $9::bigint[]) AS r",
     [sorted.map((r) => r.id), sorted.map((r) => r.budgetId), sorted.map((r) => r.units), sorted.map((r) => r.bindingIds.join(",")), expires,
       await instanceId(), sorted.map((r) => r.invocationId), sorted.map((r) => r.hold?.currency ?? ""), sorted.map((r) => (r.hold ? r.hold.micros.toString() : "0"))],
@@ -120,7 +122,7 @@ const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) 
 });
 
 const settleQueue = new GroupCommit<TSettleItem, void>(async (items) => {
-  await rawQuery("SELECT capstan_settle_batch($1::text[], $2::float8[], $3::text[], $4::bigint[]) AS n", [
+  await preparedQuery("capstan_settle_batch", "SELECT capstan_settle_batch($1::text[], $2::float8[], $3::text[], $4::bigint[]) AS n", [
     items.map((s) => s.id), items.map((s) => s.actual), items.map((s) => s.usedBindingId), items.map((s) => (s.charge === null ? null : s.charge.toString())),
   ]);
   return items.map(() => undefined);

@@ -15,7 +15,7 @@ import { observeDispatch, type TOutboxGauges } from "@/server/platform/metrics";
  * lock): were two to commit batches out of order, a later event's delivery
  * could be sent before an earlier one of the same key exists. One dispatcher
  * at a time is not the bottleneck: a batch is a handful of statements for
- * up to a thousand events (bench/results/workers.json).
+ * up to a thousand events (`npm run bench`: "outbox" in bench/results/latest.json).
  */
 export const DISPATCH_LOCK_KEY = 72_707_371; // arbitrary, fixed: "capstan dispatch"
 export const DELIVERIES_TOPIC = "webhooks.deliveries";
