@@ -1,18 +1,6 @@
-import Link from "next/link";
-import { PageHeader } from "@/components/console/page-header";
+import { NotFoundState } from "@/components/console/not-found-state";
 
 /** A console URL that names nothing: said in words, with the navigation still around it. */
 export default function ConsoleNotFound() {
-  return (
-    <>
-      <PageHeader title="Page not found" description="Nothing in the console lives at this address. It may have been moved, or the link may be mistyped." />
-      <p className="text-sm text-slate-700">
-        Go to{" "}
-        <Link href="/console" className="font-medium text-sky-800 underline underline-offset-2">
-          all workspaces
-        </Link>{" "}
-        or pick an area in the navigation.
-      </p>
-    </>
-  );
+  return <NotFoundState />;
 }

@@ -23,6 +23,7 @@ import { hasRole, workspaceHref } from "./nav-config";
 import { PageHeader } from "./page-header";
 import { ActorLabel, usePeople } from "./person";
 import { QueryStates } from "./query-states";
+import { ExportCsvButton, localToIso, TimeRangeFilter, useTimeWindow } from "./url-filters";
 
 type TListInput = inferRouterInputs<AppRouter>["audit"]["list"];
 export type TAuditRow = inferRouterOutputs<AppRouter>["audit"]["list"]["items"][number];
@@ -38,6 +39,10 @@ const FILTERS = {
 } as const;
 type TFilterKey = keyof typeof FILTERS;
 const FILTER_KEYS = Object.keys(FILTERS) as TFilterKey[];
+
+const AUDIT_CSV_HEADER = [
+  "id", "created_at", "sequence", "action", "actor_kind", "actor_id", "actor_name", "target_kind", "target_id", "target_name", "correlation_id", "details",
+] as const;
 
 const EVT_RE = /^evt_[0-7][0-9a-hjkmnp-tv-z]{25}$/;
 const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
@@ -65,12 +70,6 @@ export function CorrelationLink({ ws, id }: { ws: string; id: string }) {
       {id}
     </Link>
   );
-}
-
-/** `2024-05-01T10:00` (datetime-local, the browser's zone) -> UTC ISO with Z; "" when invalid. */
-function localToIso(value: string): string {
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? "" : d.toISOString();
 }
 
 function AddFilterForm({ actions, onAdd }: { actions: readonly string[]; onAdd: (key: TFilterKey, value: string) => void }) {
@@ -253,14 +252,21 @@ export function AuditLogView({ ws, actions }: { ws: string; actions: readonly st
     return v ? [[k, v]] : [];
   });
   const filters = Object.fromEntries(active) as Partial<Record<TFilterKey, string>>;
+  const range = searchParams.get("range") ?? "";
+  const timeWindow = useTimeWindow({ range, since: filters.since ?? "", until: filters.until ?? "" });
 
-  function setFilter(key: TFilterKey, value: string | null) {
+  function setFilters(changes: Partial<Record<TFilterKey | "range", string | null>>) {
     const next = new URLSearchParams(searchParams.toString());
-    if (value) next.set(key, value);
-    else next.delete(key);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    // An explicit since/until (a chip or the custom range) replaces a relative range.
+    if ((changes.since || changes.until) && changes.range === undefined) next.set("range", "custom");
     const qs = next.toString();
     router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
   }
+  const setFilter = (key: TFilterKey, value: string | null) => setFilters({ [key]: value });
 
   function clearAll() {
     router.replace(pathname, { scroll: false });
@@ -268,13 +274,26 @@ export function AuditLogView({ ws, actions }: { ws: string; actions: readonly st
 
   const records = useInfiniteQuery(
     trpc.audit.list.infiniteQueryOptions(
-      { ws, limit: 50, ...filters, action: filters.action as TAction | undefined },
+      { ws, limit: 50, ...filters, ...timeWindow, action: filters.action as TAction | undefined },
       { getNextPageParam: (page) => page.next_cursor ?? undefined },
     ),
   );
   const rows = records.data?.pages.flatMap((p) => p.items) ?? [];
   const people = usePeople(ws, rows.flatMap((r) => [r.actor.id, r.target?.id]));
   const isAdmin = hasRole(workspace.data?.role, "admin");
+  const members = useQuery(trpc.workspaces.members.queryOptions({ ws, limit: 200, order: "asc" }));
+  const identities = useQuery({ ...trpc.serviceIdentities.list.queryOptions({ ws, limit: 200, order: "asc" }), enabled: isAdmin });
+  const products = useQuery(trpc.source.listProducts.queryOptions({ ws, limit: 200, order: "desc" }));
+  const names = new Map<string, string>([
+    ...(members.data?.items ?? []).map((m): [string, string] => [m.user_id, `${m.name} (${m.email})`]),
+    ...(identities.data?.items ?? []).map((i): [string, string] => [i.id, i.name]),
+    ...(products.data?.items ?? []).map((p): [string, string] => [p.id, p.name]),
+  ]);
+  const nameOf = (id: string | null | undefined) => (id ? (names.get(id) ?? (people.get(id) ? `${people.get(id)!.name} (${people.get(id)!.email})` : null)) : null);
+  const csvRows = rows.map((r) => [
+    r.id, r.created_at, r.sequence, r.action, r.actor.kind, r.actor.id, nameOf(r.actor.id), r.target?.kind, r.target?.id, nameOf(r.target?.id),
+    r.correlation_id, JSON.stringify(r.details),
+  ]);
 
   function toggle(id: string) {
     setOpen((prev) => {
@@ -303,8 +322,37 @@ export function AuditLogView({ ws, actions }: { ws: string; actions: readonly st
             <CardDescription>Filters combine; since is inclusive, until exclusive.</CardDescription>
           </CardHeader>
           <CardContent className="space-y-4">
+            <div className="flex flex-wrap items-end gap-4">
+              <TimeRangeFilter idPrefix="audit" values={{ range, since: filters.since ?? "", until: filters.until ?? "" }} onChange={setFilters} />
+              <div className="space-y-1.5">
+                <Label htmlFor="audit-actor">Actor</Label>
+                <Select id="audit-actor" value={filters.actor_id ?? ""} onChange={(e) => setFilter("actor_id", e.target.value || null)}>
+                  <option value="">Anyone</option>
+                  {(members.data?.items ?? []).map((m) => (
+                    <option key={m.user_id} value={m.user_id}>{m.name} ({m.email})</option>
+                  ))}
+                  {(identities.data?.items ?? []).map((i) => (
+                    <option key={i.id} value={i.id}>{i.name} (service identity)</option>
+                  ))}
+                  {filters.actor_id && !names.has(filters.actor_id) ? <option value={filters.actor_id}>{filters.actor_id}</option> : null}
+                </Select>
+              </div>
+              <div className="space-y-1.5">
+                <Label htmlFor="audit-product">Product</Label>
+                <Select id="audit-product" value={filters.target_id ?? ""} onChange={(e) => setFilter("target_id", e.target.value || null)}>
+                  <option value="">Any target</option>
+                  {(products.data?.items ?? []).map((p) => (
+                    <option key={p.id} value={p.id}>{p.name}</option>
+                  ))}
+                  {filters.target_id && !(products.data?.items ?? []).some((p) => p.id === filters.target_id) ? (
+                    <option value={filters.target_id}>{nameOf(filters.target_id) ?? filters.target_id}</option>
+                  ) : null}
+                </Select>
+              </div>
+            </div>
             <AddFilterForm actions={actions} onAdd={setFilter} />
             <FilterChips active={active} onRemove={(k) => setFilter(k, null)} onClear={clearAll} />
+            <ExportCsvButton ws={ws} what="audit" header={AUDIT_CSV_HEADER} rows={csvRows} more={Boolean(records.hasNextPage)} />
           </CardContent>
         </Card>
 
