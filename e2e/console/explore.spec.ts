@@ -157,7 +157,7 @@ test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down 
   });
 
   await test.step("the drill-down: reason, checks, usage, evidence and caller by name", async () => {
-    await dataRows(page).getByRole("link", { name: /^Open invocation cap_/ }).click();
+    await dataRows(page).getByRole("link", { name: /open invocation cap_/ }).click();
     await expect(page).toHaveURL(new RegExp(`/console/w/${ws}/invocations/${capId}$`));
     await expect(page.getByRole("heading", { level: 1, name: "Invocation" })).toBeVisible();
     await expect(page.getByText("Outside the product's confirmed capability contract")).toBeVisible();
@@ -210,7 +210,7 @@ test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down 
     await expect(page.getByRole("table", { name: "1 invocation(s)" })).toBeVisible();
     await axe("390 invocations (filtered)");
     expect(await scrollsSideways(page), "invocations scroll sideways at 390 px").toBe(false);
-    await dataRows(page).getByRole("link", { name: /^Open invocation cap_/ }).click();
+    await dataRows(page).getByRole("link", { name: /open invocation cap_/ }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Invocation" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Audit records of this correlation" })).toBeVisible();
     await axe("390 invocation");

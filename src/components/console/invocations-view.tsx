@@ -36,7 +36,7 @@ function ReasonCell({ ws, reason }: { ws: string; reason: string | null }) {
           {known.fix ? (
             <>
               {" "}
-              <Link href={workspaceHref(ws, known.fix.path)} className={cn("text-sky-700 underline-offset-4 hover:underline", focusRing)}>
+              <Link href={workspaceHref(ws, known.fix.path)} className={cn("text-sky-800 underline underline-offset-4 hover:text-sky-950", focusRing)}>
                 {known.fix.label}
               </Link>
             </>
@@ -188,9 +188,9 @@ export function InvocationsView({ ws }: { ws: string }) {
                   <Link
                     href={workspaceHref(ws, `/invocations/${r.id}`)}
                     className={cn("text-sky-800 underline underline-offset-4 hover:text-sky-950", focusRing)}
-                    aria-label={`Open invocation ${r.id} (${r.capability} ${r.action}, ${r.outcome})`}
                   >
                     <time dateTime={r.created_at} title={r.created_at}>{formatDateTime(r.created_at)}</time>
+                    <span className="sr-only">, open invocation {r.id}</span>
                   </Link>
                 </TableCell>
                 <TableCell><code>{r.capability}</code> {r.action}</TableCell>
