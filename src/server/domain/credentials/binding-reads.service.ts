@@ -10,6 +10,7 @@ import { preparedQuery } from "@/server/platform/db/client";
  * services after commit, LISTEN/NOTIFY across processes) is re-read by the
  * next call, and within BINDINGS_TTL_MS at the latest if the listener was
  * away. Secrets are not here (readCredentialSecret).
+ * Raw SQL on purpose (the Bridge's hot path, not scopedDb): the statement names the workspace itself.
  */
 export const BINDINGS_TTL_MS = 1_000;
 

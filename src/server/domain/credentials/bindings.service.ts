@@ -4,6 +4,7 @@ import { CAPABILITY_RULES, type TCapabilityId } from "@/server/domain/source/con
 import { writeAudit, type TActor } from "@/server/platform/audit";
 import { bumpVersion } from "@/server/platform/change-signals";
 import { db, type TTx } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { isPrivateHostLiteral } from "@/server/platform/egress";
 import { env } from "@/server/platform/env";
 import { AppError, notFound, type TFieldError } from "@/server/platform/errors";
@@ -41,9 +42,9 @@ export function toBinding(b: ProviderBinding, lastUsedAt: Date | null = null): T
 }
 
 /** When the Bridge last called through each binding (one grouped query over the page). */
-async function lastUses(ids: string[]): Promise<Map<string, Date | null>> {
+async function lastUses(workspaceId: string, ids: string[]): Promise<Map<string, Date | null>> {
   if (ids.length === 0) return new Map();
-  const rows = await db().capabilityInvocation.groupBy({ by: ["bindingId"], where: { bindingId: { in: ids } }, _max: { createdAt: true } });
+  const rows = await scopedDb(workspaceId).capabilityInvocation.groupBy({ by: ["bindingId"], where: { bindingId: { in: ids } }, _max: { createdAt: true } });
   return new Map(rows.map((r) => [r.bindingId ?? "", r._max.createdAt]));
 }
 
@@ -149,6 +150,9 @@ async function createBindingOnce(
   const capability = input.capability as TCapabilityId;
   const owner = CAPABILITY_RULES[capability].owner;
 
+  // Platform-scoped by design (db()): the credential may be a platform credential (a row of the platform
+  // workspace), read and share-locked in this transaction; the checks below admit only the workspace's own or a
+  // shared platform one, and the binding row is written for `workspaceId`.
   const created = await db().$transaction(async (tx) => {
     // FOR SHARE: a concurrent revoke waits for us (and then revokes this binding too), or we see it revoked.
     await tx.$queryRaw`SELECT id FROM credentials WHERE id = ${input.credential_id} FOR SHARE`;
@@ -207,22 +211,22 @@ async function createBindingOnce(
 }
 
 async function findOwned(workspaceId: string, id: string): Promise<ProviderBinding> {
-  const row = await db().providerBinding.findUnique({ where: { id } });
-  if (!row || row.workspaceId !== workspaceId) throw notFound(`Provider binding ${id}`);
+  const row = await scopedDb(workspaceId).providerBinding.findUnique({ where: { id } });
+  if (!row) throw notFound(`Provider binding ${id}`);
   return row;
 }
 
 export async function getBinding(workspaceId: string, id: string): Promise<TProviderBinding> {
-  return toBinding(await findOwned(workspaceId, id), (await lastUses([id])).get(id) ?? null);
+  return toBinding(await findOwned(workspaceId, id), (await lastUses(workspaceId, [id])).get(id) ?? null);
 }
 
 /** PATCH: a new name (409 name_taken when a binding of the workspace not revoked has it, ignoring case). */
 export async function renameBinding(caller: TCaller, workspaceId: string, id: string, rawName: string): Promise<TProviderBinding> {
   const name = rawName.trim();
-  await db()
+  await scopedDb(workspaceId)
     .$transaction(async (tx) => {
       const row = await tx.providerBinding.findUnique({ where: { id } });
-      if (!row || row.workspaceId !== workspaceId) throw notFound(`Provider binding ${id}`);
+      if (!row) throw notFound(`Provider binding ${id}`);
       if (row.name === name) return;
       if (row.status !== "revoked") await assertNameFree(tx, "provider_bindings", workspaceId, name, id);
       await tx.providerBinding.update({ where: { id }, data: { name, updatedAt: new Date() } });
@@ -240,13 +244,12 @@ export async function renameBinding(caller: TCaller, workspaceId: string, id: st
 export async function listBindings(workspaceId: string, q: TProviderBindingListQuery): Promise<TPage<TProviderBinding>> {
   const args = keysetArgs(q);
   const filter: Prisma.ProviderBindingWhereInput = {
-    workspaceId,
     ...(q.capability ? { capability: q.capability } : {}),
     ...(q.status ? { status: q.status } : {}),
     ...(q.credential_id ? { credentialId: q.credential_id } : {}),
   };
-  const rows = await db().providerBinding.findMany({ ...args, where: { AND: [args.where, filter] } });
-  const last = await lastUses(rows.slice(0, q.limit).map((r) => r.id));
+  const rows = await scopedDb(workspaceId).providerBinding.findMany({ ...args, where: { AND: [args.where, filter] } });
+  const last = await lastUses(workspaceId, rows.slice(0, q.limit).map((r) => r.id));
   return toPage(rows, q, (r) => toBinding(r, last.get(r.id) ?? null));
 }
 
@@ -274,7 +277,7 @@ const NOT_REVOKED: TBindingStatus[] = ["requested", "ready", "failed", "expired"
 /** DELETE: revokes the binding (kept, readable, status revoked). Idempotent. */
 export async function revokeBinding(caller: TCaller, workspaceId: string, id: string): Promise<TProviderBinding> {
   const row = await findOwned(workspaceId, id);
-  const revoked = await db().$transaction(async (tx) => {
+  const revoked = await scopedDb(workspaceId).$transaction(async (tx) => {
     await transition(tx, row, "revoked", null, { kind: "user", id: caller.userId }, caller.correlationId, NOT_REVOKED);
     return toBinding(await tx.providerBinding.findUniqueOrThrow({ where: { id } }));
   });
@@ -282,7 +285,10 @@ export async function revokeBinding(caller: TCaller, workspaceId: string, id: st
   return revoked;
 }
 
-/** Inside the credential's revoke transaction: every binding using it (any workspace) becomes revoked. */
+/**
+ * Inside the credential's revoke transaction: every binding using it (any workspace) becomes revoked.
+ * Platform-scoped by design: a platform credential's bindings live in every workspace (the caller's tx is db()'s).
+ */
 export async function revokeBindingsOfCredential(
   tx: TTx, actor: TActor, correlationId: string, credentialId: string, reason: string,
 ): Promise<number> {
@@ -298,6 +304,7 @@ export async function revokeBindingsOfCredential(
  * processes: each row moves at most once.
  */
 export async function expireBindings(now = new Date()): Promise<number> {
+  // Platform-scoped by design: a sweeper over every workspace's bindings (each moves in its own transaction).
   const correlationId = newId("evt");
   const actor: TActor = { kind: "system", id: null };
   let expired = 0;
