@@ -1,4 +1,5 @@
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 
 export type TPerson = { id: string; name: string; email: string; member: boolean };
 
@@ -13,14 +14,15 @@ export async function peopleOf(workspaceId: string, ids: string[]): Promise<TPer
   const wanted = [...new Set(ids)].filter((id) => id.startsWith("usr_"));
   if (wanted.length === 0) return [];
   const [members, actors] = await Promise.all([
-    db().membership.findMany({ where: { workspaceId, userId: { in: wanted } }, select: { userId: true } }),
-    db().auditRecord.findMany({
-      where: { workspaceId, actorId: { in: wanted } }, select: { actorId: true }, distinct: ["actorId"],
+    scopedDb(workspaceId).membership.findMany({ where: { userId: { in: wanted } }, select: { userId: true } }),
+    scopedDb(workspaceId).auditRecord.findMany({
+      where: { actorId: { in: wanted } }, select: { actorId: true }, distinct: ["actorId"],
     }),
   ]);
   const memberIds = new Set(members.map((m) => m.userId));
   const known = new Set([...memberIds, ...actors.flatMap((a) => (a.actorId ? [a.actorId] : []))]);
   if (known.size === 0) return [];
+  // Users are platform-global: only the ids the workspace knows (above) are read.
   const users = await db().user.findMany({ where: { id: { in: [...known] } }, select: { id: true, name: true, email: true } });
   return users.map((u) => ({ id: u.id, name: u.name, email: u.email, member: memberIds.has(u.id) }));
 }

@@ -2,6 +2,7 @@ import type { Membership, User, Workspace } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { emitEvent } from "@/server/platform/outbox";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
@@ -32,6 +33,7 @@ function toMember(m: Membership & { user: Pick<User, "email" | "name"> }): TMemb
 /** The caller's workspaces, newest first by default (spec 4.2 GET /v1/workspaces). */
 export async function listWorkspaces(userId: string, q: TListQuery): Promise<TPage<TWorkspace>> {
   const args = keysetArgs(q);
+  // Platform-scoped by design: the caller's workspaces, across workspaces (membership is the filter).
   const rows = await db().workspace.findMany({
     ...args,
     where: { ...args.where, memberships: { some: { userId } } },
@@ -41,7 +43,7 @@ export async function listWorkspaces(userId: string, q: TListQuery): Promise<TPa
 }
 
 export async function getWorkspace(workspaceId: string, role: TRole): Promise<TWorkspace> {
-  const w = await db().workspace.findUnique({ where: { id: workspaceId }, include: { plan: true } });
+  const w = await scopedDb(workspaceId).workspace.findFirst({ include: { plan: true } });
   if (!w) throw notFound(`Workspace ${workspaceId}`);
   return toWorkspace(w, role);
 }
@@ -52,8 +54,8 @@ export async function getWorkspace(workspaceId: string, role: TRole): Promise<TW
  */
 export async function renameWorkspace(caller: TCaller & { role: TRole }, workspaceId: string, rawName: string): Promise<TWorkspace> {
   const name = rawName.trim();
-  await db().$transaction(async (tx) => {
-    const w = await tx.workspace.findUnique({ where: { id: workspaceId } });
+  await scopedDb(workspaceId).$transaction(async (tx) => {
+    const w = await tx.workspace.findFirst();
     if (!w) throw notFound(`Workspace ${workspaceId}`);
     if (w.name === name) return;
     await tx.workspace.update({ where: { id: workspaceId }, data: { name, updatedAt: new Date() } });
@@ -68,6 +70,7 @@ export async function renameWorkspace(caller: TCaller & { role: TRole }, workspa
 /** Creates a workspace on the free plan; the creator becomes its owner. */
 export async function createWorkspace(caller: TCaller, name: string): Promise<TWorkspace> {
   const id = newId("ws");
+  // Platform-scoped by design: a new workspace is created by the platform (the scoped client refuses it).
   return db().$transaction(async (tx) => {
     const w = await tx.workspace.create({
       data: {
@@ -92,7 +95,7 @@ export async function createWorkspace(caller: TCaller, name: string): Promise<TW
 
 export async function listMembers(workspaceId: string, q: TListQuery): Promise<TPage<TMember>> {
   const args = keysetArgs(q);
-  const rows = await db().membership.findMany({ ...args, where: { ...args.where, workspaceId }, include: { user: true } });
+  const rows = await scopedDb(workspaceId).membership.findMany({ ...args, include: { user: true } });
   return toPage(rows, q, toMember);
 }
 
@@ -107,12 +110,13 @@ export async function upsertMember(
   target: { userId?: string; email?: string },
   role: TRole,
 ): Promise<{ member: TMember; created: boolean }> {
+  // Users belong to no workspace (PLATFORM_GLOBAL): looked up on db().
   const user = target.userId
     ? await db().user.findUnique({ where: { id: target.userId } })
     : await db().user.findUnique({ where: { email: target.email! } });
   if (!user) throw notFound(target.userId ? `User ${target.userId}` : `A user with email ${target.email}`);
 
-  return db().$transaction(async (tx) => {
+  return scopedDb(workspaceId).$transaction(async (tx) => {
     // Serialise role changes per workspace so two demotions cannot both pass the last-owner check.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"members:" + workspaceId}, 0))`;
     const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId: user.id } } });
@@ -121,7 +125,7 @@ export async function upsertMember(
       throw new AppError("forbidden", "Only an owner can grant or remove the owner role", { reason: "role_required" });
     }
     if (existing?.role === "owner" && role !== "owner") {
-      const owners = await tx.membership.count({ where: { workspaceId, role: "owner" } });
+      const owners = await tx.membership.count({ where: { role: "owner" } });
       if (owners <= 1) {
         throw new AppError("conflict", "The last owner of a workspace cannot be demoted; make someone else owner first", {
           reason: "last_owner",
