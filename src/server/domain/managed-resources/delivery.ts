@@ -2,6 +2,7 @@ import type { Deployment } from "@/generated/prisma/client";
 import { blobStore } from "@/server/platform/blob-store";
 import { unseal } from "@/server/platform/crypto";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { likeLiteral } from "@/server/platform/like";
 import type { TResourceHandlers, TResourceSpec } from "@/server/runtime/resource-sockets";
 import { managedPostgresTarget } from "./postgres-admin";
@@ -18,7 +19,7 @@ import { managedPostgresTarget } from "./postgres-admin";
 type TDep = Pick<Deployment, "id" | "workspaceId" | "productId" | "environmentType">;
 
 export async function deploymentResources(dep: TDep): Promise<TResourceSpec[]> {
-  const rows = await db().managedResource.findMany({
+  const rows = await scopedDb(dep.workspaceId).managedResource.findMany({
     where: { productId: dep.productId, status: "available", OR: [{ environmentType: null }, { environmentType: dep.environmentType }] },
     orderBy: { attachedAt: "asc" },
     omit: { sealedSecret: false },
@@ -36,6 +37,7 @@ export async function deploymentResources(dep: TDep): Promise<TResourceSpec[]> {
     }
   }
   if (specs.length) {
+    // db(): the scoped client creates child rows one by one only (no createMany); the resources were read scoped above.
     await db().managedResourceUse.createMany({
       data: specs.map((s) => ({ deploymentId: dep.id, resourceId: s.resourceId, envVar: s.envVar })),
       skipDuplicates: true,
@@ -46,7 +48,7 @@ export async function deploymentResources(dep: TDep): Promise<TResourceSpec[]> {
 
 /** Null when the deployment may use the resource now, else the reason in words. */
 async function gate(dep: TDep, resourceId: string): Promise<string | null> {
-  const r = await db().managedResource.findUnique({ where: { id: resourceId }, select: { productId: true, environmentType: true, status: true, name: true } });
+  const r = await scopedDb(dep.workspaceId).managedResource.findUnique({ where: { id: resourceId }, select: { productId: true, environmentType: true, status: true, name: true } });
   if (!r || r.status !== "available") return `managed resource ${resourceId} is not available`;
   if (r.productId !== dep.productId || (r.environmentType !== null && r.environmentType !== dep.environmentType)) {
     return `managed resource ${r.name} is no longer attached to this deployment's product; redeploy after reattaching it`;
@@ -77,13 +79,14 @@ function bucketHandler(dep: TDep, resourceId: string) {
     } catch {
       return problem(400, "the key is not valid percent-encoding");
     }
+    const objects = scopedDb(dep.workspaceId).storageObject;
     const owner = { workspaceId: dep.workspaceId, productId: resourceId };
     if (key === "") {
       if (req.method !== "GET") return problem(405, "only GET lists the bucket");
       const prefix = url.searchParams.get("prefix") ?? "";
       const after = url.searchParams.get("after") ?? undefined;
-      const rows = await db().storageObject.findMany({
-        where: { ...owner, key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) } }, orderBy: { key: "asc" }, take: 1000,
+      const rows = await objects.findMany({
+        where: { productId: resourceId, key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) } }, orderBy: { key: "asc" }, take: 1000,
       });
       return json(200, { items: rows.map((r) => ({ key: r.key, size_bytes: Number(r.sizeBytes), content_type: r.contentType, updated_at: r.updatedAt.toISOString() })) });
     }
@@ -97,7 +100,7 @@ function bucketHandler(dep: TDep, resourceId: string) {
         if (bytes.length > MAX_OBJECT_BYTES) return problem(413, `objects are at most ${MAX_OBJECT_BYTES} bytes`);
         const blob = await blobStore().put(bytes);
         const contentType = req.headers.get("content-type") ?? "application/octet-stream";
-        await db().storageObject.upsert({
+        await objects.upsert({
           where,
           create: { ...owner, key, sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType },
           update: { sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType, updatedAt: new Date() },
@@ -105,13 +108,13 @@ function bucketHandler(dep: TDep, resourceId: string) {
         return json(200, { key, size_bytes: bytes.length, sha256: blob.sha256 });
       }
       case "GET": {
-        const row = await db().storageObject.findUnique({ where });
+        const row = await objects.findUnique({ where });
         const bytes = row ? await blobStore().get(row.sha256) : null;
         if (!row || !bytes) return problem(404, `no object ${key}`);
         return new Response(new Uint8Array(bytes), { status: 200, headers: { "content-type": row.contentType, "content-length": String(bytes.length) } });
       }
       case "DELETE": {
-        const n = await db().storageObject.deleteMany({ where: { ...owner, key } });
+        const n = await objects.deleteMany({ where: { productId: resourceId, key } });
         return n.count ? new Response(null, { status: 204 }) : problem(404, `no object ${key}`);
       }
       default:

@@ -1,6 +1,7 @@
 import type { ManagedResource } from "@/generated/prisma/client";
 import { unseal } from "@/server/platform/crypto";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
@@ -17,6 +18,10 @@ import { databaseSize, destroyDatabase, provisionDatabase } from "./postgres-adm
  * PostgreSQL server runs outside any transaction and is idempotent, so a
  * crash mid-step is simply retried after the lease. Results are written
  * against the row as it is then (a restore that landed meanwhile wins).
+ *
+ * Tenancy: the claim, the measuring scan and the first read of a claimed row
+ * are platform-scoped by design (db(): every workspace's resources, by id);
+ * every write after that runs on scopedDb(row.workspaceId).
  */
 const CLAIM_SECONDS = 60;
 const RETRY_SECONDS = 30;
@@ -45,7 +50,7 @@ async function step(id: string): Promise<void> {
   const r = await db().managedResource.findUniqueOrThrow({ where: { id }, omit: { sealedSecret: false } });
   if (r.status === "provisioning") return provision(r);
   if (r.status === "deletion_scheduled") {
-    const moved = await db().$transaction(async (tx) => {
+    const moved = await scopedDb(r.workspaceId).$transaction(async (tx) => {
       const cur = await lockRow(tx, null, id);
       // Restored or attached meanwhile (a detached-only CHECK guards it as well).
       if (cur.status !== "deletion_scheduled" || cur.productId || !cur.destroyAfter || cur.destroyAfter > new Date()) return null;
@@ -68,7 +73,7 @@ async function provision(r: ManagedResource): Promise<void> {
   } catch (err) {
     failure = scrub(String((err as Error)?.message ?? err));
   }
-  await db().$transaction(async (tx) => {
+  await scopedDb(r.workspaceId).$transaction(async (tx) => {
     const cur = await lockRow(tx, null, r.id);
     if (cur.status !== "provisioning") return;
     if (failure === null) {
@@ -86,17 +91,17 @@ async function provision(r: ManagedResource): Promise<void> {
 async function destroy(r: TMres): Promise<void> {
   try {
     if (r.kind === "postgres" && r.dbName && r.roleName) await destroyDatabase({ role: r.roleName, database: r.dbName });
-    if (r.kind === "object_bucket") await db().storageObject.deleteMany({ where: { workspaceId: r.workspaceId, productId: r.id } });
+    if (r.kind === "object_bucket") await scopedDb(r.workspaceId).storageObject.deleteMany({ where: { productId: r.id } });
   } catch (err) {
     const message = scrub(String((err as Error)?.message ?? err));
-    await db().managedResource.updateMany({
+    await scopedDb(r.workspaceId).managedResource.updateMany({
       where: { id: r.id, status: "deleting" },
       data: { failureCode: "destroy_failed", failureMessage: `Destroying the resource failed and will be retried: ${message}`, claimedUntil: new Date(Date.now() + RETRY_SECONDS * 1000), updatedAt: new Date() },
     });
     logger.error("managed_resource.destroy_failed", { resource_id: r.id, error: message });
     return;
   }
-  await db().$transaction(async (tx) => {
+  await scopedDb(r.workspaceId).$transaction(async (tx) => {
     const cur = await lockRow(tx, null, r.id);
     if (cur.status !== "deleting") return;
     // The sealed password goes with the data: nothing can reveal it any more.
@@ -121,7 +126,7 @@ export async function measureManagedResources(limit = 20, now = new Date()): Pro
     try {
       const size = r.kind === "postgres"
         ? await databaseSize(r.dbName!)
-        : Number((await db().storageObject.aggregate({ where: { workspaceId: r.workspaceId, productId: r.id }, _sum: { sizeBytes: true } }))._sum.sizeBytes ?? 0);
+        : Number((await scopedDb(r.workspaceId).storageObject.aggregate({ where: { productId: r.id }, _sum: { sizeBytes: true } }))._sum.sizeBytes ?? 0);
       if (size === null) continue;
       await recordSize(r.id, size, now);
     } catch (err) {
@@ -135,7 +140,7 @@ async function recordSize(id: string, size: number, now: Date): Promise<void> {
   const month = utcMonth(now);
   const pre = await db().managedResource.findUniqueOrThrow({ where: { id }, select: { workspaceId: true } });
   await ensureMonthBudgets(pre.workspaceId, month);
-  await db().$transaction(async (tx) => {
+  await scopedDb(pre.workspaceId).$transaction(async (tx) => {
     const r = await lockRow(tx, null, id);
     if (MRES.terminal.has(r.status as TMresState) || r.status === "deleting") return;
     const metered = r.meteredMonth === month ? Number(r.meteredBytes) : 0;
@@ -143,7 +148,7 @@ async function recordSize(id: string, size: number, now: Date): Promise<void> {
     if (growth > 0) {
       await tx.budget.update({ where: { id: budgetId(r.workspaceId, "storage", month) }, data: { usedUnits: { increment: growth }, updatedAt: now } });
     }
-    const plan = (await tx.plan.findUnique({ where: { workspaceId: r.workspaceId }, select: { plan: true } }))?.plan ?? "free";
+    const plan = (await tx.plan.findFirst({ select: { plan: true } }))?.plan ?? "free";
     const max = limitsFor(plan).maxSizeBytes;
     const over = size > max;
     const data = {

@@ -28,6 +28,7 @@ export const HOST_LOST_REASON = "runner_host_lost";
 export type TLapseReport = { lost: string[]; failed: string[] };
 
 export async function lapseRunnerHosts(limit = 50): Promise<TLapseReport> {
+  // Platform-scoped by design: runner hosts run every workspace's apps (PLATFORM_GLOBAL), and their orphans are any workspace's.
   const lost = await db().$queryRaw<{ id: string; last_heartbeat_at: Date }[]>`
     UPDATE runner_hosts SET state = 'lost', lost_at = now(), updated_at = now()
      WHERE state = 'live' AND lease_expires_at < now()
