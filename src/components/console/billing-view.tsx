@@ -2,6 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Wallet } from "lucide-react";
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -15,7 +16,7 @@ import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import { CURRENCIES, CURRENCY_CODES, formatMicros, formatMinor, type TCurrency } from "@/server/domain/billing/currencies";
 import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
-import { hasRole } from "./nav-config";
+import { hasRole, workspaceHref } from "./nav-config";
 import { PageHeader } from "./page-header";
 import { QueryStates } from "./query-states";
 
@@ -151,7 +152,11 @@ export function BillingView({ ws }: { ws: string }) {
                 <TableBody>
                   {invoiceRows.map((i) => (
                     <TableRow key={i.id}>
-                      <TableCell>{i.month}</TableCell>
+                      <TableCell>
+                        {canWrite ? (
+                          <Link href={workspaceHref(ws, `/billing/invoices/${i.id}`)} className="rounded-sm underline" aria-label={`Invoice ${i.month} ${i.currency}`}>{i.month}</Link>
+                        ) : i.month}
+                      </TableCell>
                       <TableCell className="tabular-nums font-medium">{formatMinor(i.total_minor, i.currency)}</TableCell>
                       <TableCell className="tabular-nums">{formatMicros(i.usage_micros, i.currency, true)} ({formatMicros(i.granted_micros, i.currency, true)})</TableCell>
                       <TableCell>{formatDateTime(i.issued_at)}</TableCell>

@@ -36,11 +36,11 @@ export function ConsoleShell({ email, children }: { email: string; children: Rea
     <div className="min-h-screen">
       <a
         href="#main"
-        className={cn("sr-only rounded-md bg-white px-3 py-2 text-sm focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50", focusRing)}
+        className={cn("sr-only rounded-md bg-white print:hidden px-3 py-2 text-sm focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50", focusRing)}
       >
         Skip to content
       </a>
-      <header className="flex h-14 items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 md:px-6">
+      <header className="flex h-14 items-center print:hidden justify-between gap-3 border-b border-slate-200 bg-white px-4 md:px-6">
         <div className="flex items-center gap-2">
           <Button
             variant="ghost"
@@ -65,17 +65,17 @@ export function ConsoleShell({ email, children }: { email: string; children: Rea
           <SignOutButton />
         </div>
       </header>
-      <div className="md:grid md:grid-cols-[15rem_1fr]">
+      <div className="md:grid md:grid-cols-[15rem_1fr] print:block">
         <aside
           id="console-sidebar"
           className={cn(
-            "border-b border-slate-200 bg-slate-100 p-4 md:block md:min-h-[calc(100vh-3.5rem)] md:border-r md:border-b-0",
+            "border-b border-slate-200 bg-slate-100 p-4 print:hidden md:block md:min-h-[calc(100vh-3.5rem)] md:border-r md:border-b-0",
             menuOpen ? "block" : "hidden",
           )}
         >
           <Sidebar />
         </aside>
-        <main id="main" tabIndex={-1} className="min-w-0 p-4 outline-none md:p-8">
+        <main id="main" tabIndex={-1} className="min-w-0 p-4 outline-none md:p-8 print:p-0">
           <div className="mx-auto max-w-5xl">{children}</div>
         </main>
       </div>

@@ -7,7 +7,7 @@ import {
   ZAdjustment, ZAdjustmentRequest, ZCheckoutRequest, ZGrant, ZGrantRequest, ZOrder, ZOrderList, ZRateCard, ZRateCardDetail, ZRateCardList, ZRateCardListQuery,
   ZRateCardPath, ZRateCardRequest, ZRefund, ZRefundRequest, ZWallet, ZWalletEntryList, ZWalletEntryQuery,
 } from "./billing.contract";
-import { ZInvoiceList, ZInvoiceQuery } from "./invoices.contract";
+import { ZInvoiceDocument, ZInvoiceList, ZInvoiceQuery } from "./invoices.contract";
 import * as invoices from "./invoices.service";
 import * as payments from "./payments.service";
 import * as cards from "./rate-cards.service";
@@ -91,6 +91,12 @@ export const billingRouter = router({
     .input(ZInvoiceQuery)
     .output(ZInvoiceList)
     .query(({ ctx, input }) => invoices.listInvoices(ctx.workspace.workspaceId, input)),
+
+  /** The console's printable invoice (tRPC only, owner/admin: it carries the billing address). */
+  invoiceDocument: workspaceProcedure("admin")
+    .input(z.object({ ws: zWorkspaceId, ivc: zId("ivc") }))
+    .output(ZInvoiceDocument)
+    .query(({ ctx, input }) => invoices.getInvoiceDocument(ctx.workspace.workspaceId, input.ivc)),
 
   subscriptions: subscriptionsRouter,
 });

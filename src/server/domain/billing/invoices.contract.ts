@@ -2,6 +2,7 @@ import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { zListQuery, zPage } from "@/server/platform/pagination";
 import { CURRENCY_CODES } from "./currencies";
+import { ZBillingProfile } from "./subscriptions.contract";
 
 /** Invoices (spec 4.4 GET /v1/workspaces/{ws}/invoices; fields ours, docs/decisions.md "Billing"). */
 const ZUsageLine = z.object({
@@ -47,3 +48,14 @@ export const ZInvoice = z
 export type TInvoice = z.infer<typeof ZInvoice>;
 export const ZInvoiceList = zPage(ZInvoice).meta({ id: "Invoices" });
 export const ZInvoiceQuery = zListQuery;
+
+/**
+ * The printable invoice of the console (tRPC only; no REST operation: the
+ * spec names only the list): the invoice with whom it is addressed to.
+ */
+export const ZInvoiceDocument = z.object({
+  invoice: ZInvoice,
+  workspace: z.object({ id: zWorkspaceId, name: z.string() }),
+  bill_to: ZBillingProfile,
+});
+export type TInvoiceDocument = z.infer<typeof ZInvoiceDocument>;

@@ -2,12 +2,14 @@ import type { Invoice, Prisma } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
 import { db } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
+import { notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso, utcMonth } from "@/server/platform/time";
-import type { TInvoice } from "./invoices.contract";
+import type { TInvoice, TInvoiceDocument } from "./invoices.contract";
 import { CURRENCIES, divRoundHalfUp, toWire, type TCurrency } from "./money";
+import { getProfile } from "./subscriptions.service";
 import { inWallet } from "./wallet.service";
 
 /**
@@ -40,6 +42,21 @@ export async function listInvoices(workspaceId: string, q: TListQuery): Promise<
   const args = keysetArgs(q);
   const rows = await scopedDb(workspaceId).invoice.findMany(args);
   return toPage(rows, q, toInvoice);
+}
+
+/** One invoice of the workspace (a scoped read: another workspace's id is simply not there, 404). */
+export async function getInvoice(workspaceId: string, id: string): Promise<TInvoice> {
+  const row = await scopedDb(workspaceId).invoice.findFirst({ where: { id } });
+  if (!row) throw notFound(`Invoice ${id}`);
+  return toInvoice(row);
+}
+
+/** The printable invoice: the invoice, the workspace and its billing profile as it is now (the profile is not snapshotted). */
+export async function getInvoiceDocument(workspaceId: string, id: string): Promise<TInvoiceDocument> {
+  const invoice = await getInvoice(workspaceId, id);
+  const [workspace, billTo] = await Promise.all([scopedDb(workspaceId).workspace.findFirst({ select: { id: true, name: true } }), getProfile(workspaceId)]);
+  if (!workspace) throw notFound(`Workspace ${workspaceId}`);
+  return { invoice, workspace, bill_to: billTo };
 }
 
 type TLineRow = {
