@@ -62,7 +62,7 @@ export function OnboardingChecklist({ ws }: { ws: string }) {
   const done = o.steps.filter((s) => s.done).length;
 
   return (
-    <Card aria-labelledby="onboarding-title">
+    <Card role="region" aria-labelledby="onboarding-title">
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-2">
         <div className="min-w-0 space-y-1">
           <CardTitle id="onboarding-title">Get started</CardTitle>
@@ -78,10 +78,10 @@ export function OnboardingChecklist({ ws }: { ws: string }) {
       <CardContent className="space-y-4">
         {dismiss.error ? <Alert title="The checklist was not dismissed" problem={problemOf(dismiss.error)} /> : null}
         <ol className="space-y-3" aria-label="Onboarding steps">
-          {o.steps.map((step, i) => {
+          {o.steps.map((step) => {
             const text = STEP_TEXT[step.key];
             return (
-              <li key={step.key} className="flex gap-3" aria-label={`Step ${i + 1}: ${text.title}${step.done ? " (done)" : ""}`}>
+              <li key={step.key} className="flex gap-3">
                 {step.done ? (
                   <CheckCircle2 aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-emerald-700" />
                 ) : (

@@ -134,7 +134,7 @@ function DangerZone({ ws, w }: { ws: string; w: TWorkspace }) {
   }
 
   return (
-    <Card className="border-rose-300" aria-labelledby="danger-zone-title">
+    <Card role="region" className="border-rose-300" aria-labelledby="danger-zone-title">
       <CardHeader className="border-rose-100">
         <CardTitle id="danger-zone-title" className="text-rose-800">
           Danger zone
