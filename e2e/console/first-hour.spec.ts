@@ -15,7 +15,8 @@ import { invitationLinkOf, startSmtpSink, type TSmtpSink } from "../../test/supp
  * service identity (its secret read once). The checklist's copy-paste
  * commands are then run as fetches (the secret put where the placeholder
  * is) and the call completes; the checklist disappears. A member is invited
- * by email and accepts; the owner sees the call in the invocations list;
+ * by email and accepts; the owner sees the call in the invocations list
+ * and opens its drill-down;
  * settings rename the workspace; the new member sees settings read-only.
  * Every page visited is checked with axe (no serious or critical finding)
  * and, at 390 px, for controls out of reach; screenshots of the main pages
@@ -241,6 +242,17 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
     await check(page, "invocations");
   });
 
+  await test.step("the call's drill-down: outcome, usage, checks and the caller by name", async () => {
+    await page.getByRole("row").filter({ has: page.getByRole("cell") }).getByRole("link", { name: /open invocation cap_/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/console/w/${ws}/invocations/cap_[0-9a-z]{26}$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Invocation" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Checks" }).getByRole("listitem").first()).toBeVisible();
+    await expect(page.getByText(`${MAX_TOKENS} tokens`, { exact: true })).toBeVisible();
+    await expect(page.getByText(identity, { exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: `Shop ${width}`, exact: true })).toBeVisible();
+    await check(page, "invocation");
+  });
+
   await test.step("settings: the owner renames the workspace; plan, budgets and the danger zone are there", async () => {
     await page.goto(`/console/w/${ws}/settings`);
     await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
@@ -261,7 +273,7 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
 }
 
 for (const [width, height] of [[1440, 900], [390, 844]] as const) {
-  test(`first hour of a new owner at ${width} px: checklist to a first Bridge call, an invited member, the call listed`, async ({ page, browser, request }) => {
+  test(`first hour of a new owner at ${width} px: checklist to a first Bridge call, an invited member, the call listed and opened`, async ({ page, browser, request }) => {
     await walk(page, browser, request, width, height);
   });
 }
