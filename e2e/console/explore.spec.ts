@@ -198,10 +198,16 @@ test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down 
     expect(csv.rows[0]).toMatchObject({ action: "capability.denied", correlation_id: correlationId });
     expect(JSON.parse(csv.rows[0]!.details!)).toMatchObject({ reason: "outside_contract", capability: "data.kv" });
 
-    // The audit page's own pickers: the product by name, a time range; the URL keeps them.
+    // The audit page's own pickers: the actor by name and a time range, kept in the URL; the chip names the actor.
+    await page.getByRole("button", { name: `Remove filter Correlation ${correlationId}` }).click();
+    await page.getByLabel("Actor", { exact: true }).selectOption({ label: `${IDENTITY} (service identity)` });
+    await expect(page).toHaveURL(new RegExp(`[?&]actor_id=${client.id}`));
     await page.getByLabel("Time range", { exact: true }).selectOption("1h");
     await expect(page).toHaveURL(/[?&]range=1h/);
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Active filters" })).toContainText(`Actor: ${IDENTITY} ${client.id}`);
     await expect(dataRows(page)).toHaveCount(1);
+    await expect(dataRows(page)).toContainText("capability.denied");
   });
 
   await test.step("390 px: the filtered list and the drill-down are axe clean and do not scroll sideways", async () => {

@@ -138,10 +138,12 @@ function AddFilterForm({ actions, onAdd }: { actions: readonly string[]; onAdd: 
   );
 }
 
-function FilterChips({ active, onRemove, onClear }: {
+function FilterChips({ active, onRemove, onClear, nameOf }: {
   active: [TFilterKey, string][];
   onRemove: (key: TFilterKey) => void;
   onClear: () => void;
+  /** A person's, service identity's or product's name for an actor or target id, when known. */
+  nameOf: (id: string) => string | null;
 }) {
   if (!active.length) return <p className="text-sm text-slate-600">No filters: showing every record you may see, newest first.</p>;
   return (
@@ -150,7 +152,9 @@ function FilterChips({ active, onRemove, onClear }: {
         {active.map(([k, v]) => (
           <li key={k} className="inline-flex items-center gap-1 rounded-full bg-slate-100 py-0.5 pr-1 pl-3 text-xs text-slate-800 ring-1 ring-slate-200 ring-inset">
             <span>
-              {FILTERS[k]}: <code className="font-mono">{v}</code>
+              {FILTERS[k]}:{" "}
+              {(k === "actor_id" || k === "target_id") && nameOf(v) ? <>{nameOf(v)} </> : null}
+              <code className="font-mono">{v}</code>
             </span>
             <button
               type="button"
@@ -351,7 +355,7 @@ export function AuditLogView({ ws, actions }: { ws: string; actions: readonly st
               </div>
             </div>
             <AddFilterForm actions={actions} onAdd={setFilter} />
-            <FilterChips active={active} onRemove={(k) => setFilter(k, null)} onClear={clearAll} />
+            <FilterChips active={active} onRemove={(k) => setFilter(k, null)} onClear={clearAll} nameOf={nameOf} />
             <ExportCsvButton ws={ws} what="audit" header={AUDIT_CSV_HEADER} rows={csvRows} more={Boolean(records.hasNextPage)} />
           </CardContent>
         </Card>
