@@ -1,6 +1,7 @@
 import { ENVIRONMENT_TYPES, type TEnvironmentType } from "@/server/domain/deployments/deployments.contract";
 import { roleAtLeast, type TRole } from "@/server/domain/identity/access.service";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { iso, isoOrNull } from "@/server/platform/time";
 import type { TOverview } from "./overview.contract";
 import { spendThisMonth } from "./usage-series.service";
@@ -20,9 +21,10 @@ const FAILURE_LIMIT = 5;
 export async function getOverview(workspaceId: string, role: TRole, now = new Date()): Promise<TOverview> {
   const since = new Date(now.getTime() - WINDOW_MS);
   const isAdmin = roleAtLeast(role, "admin");
+  const sdb = scopedDb(workspaceId);
   const [live, failed, denied, deadCount, deadLatest, domains, spend] = await Promise.all([
-    db().deployment.findMany({
-      where: { workspaceId, status: { in: [...LIVE] } },
+    sdb.deployment.findMany({
+      where: { status: { in: [...LIVE] } },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: LIVE_LIMIT,
       select: {
@@ -30,29 +32,30 @@ export async function getOverview(workspaceId: string, role: TRole, now = new Da
         product: { select: { name: true } }, surface: { select: { id: true, url: true } },
       },
     }),
-    db().deployment.findMany({
-      where: { workspaceId, status: "failed", updatedAt: { gte: since } },
+    sdb.deployment.findMany({
+      where: { status: "failed", updatedAt: { gte: since } },
       orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       take: FAILURE_LIMIT,
       select: { id: true, productId: true, environmentType: true, reasonCode: true, updatedAt: true, product: { select: { name: true } } },
     }),
+    // Raw SQL (not filtered by the scoped client): the statement names the workspace itself.
     db().$queryRaw<{ reason: string | null; count: number; last_at: Date }[]>`
       SELECT reason, count(*)::int AS count, max(created_at) AS last_at
         FROM capability_invocations
        WHERE workspace_id = ${workspaceId} AND outcome = 'denied' AND created_at >= ${since}
        GROUP BY reason ORDER BY count(*) DESC, reason LIMIT 10`,
-    isAdmin ? db().deadLetter.count({ where: { workspaceId, redeliveredAt: null, createdAt: { gte: since } } }) : Promise.resolve(0),
+    isAdmin ? sdb.deadLetter.count({ where: { redeliveredAt: null, createdAt: { gte: since } } }) : Promise.resolve(0),
     isAdmin
-      ? db().deadLetter.findMany({
-        where: { workspaceId, redeliveredAt: null, createdAt: { gte: since } },
+      ? sdb.deadLetter.findMany({
+        where: { redeliveredAt: null, createdAt: { gte: since } },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: FAILURE_LIMIT,
         select: { id: true, eventType: true, lastStatusCode: true, lastError: true, createdAt: true },
       })
       : Promise.resolve([]),
     // A failed domain needs action however long ago it failed.
-    db().domain.findMany({
-      where: { workspaceId, status: "failed" },
+    sdb.domain.findMany({
+      where: { status: "failed" },
       orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       take: FAILURE_LIMIT,
       select: { id: true, hostname: true, failureCode: true, failureMessage: true, updatedAt: true },

@@ -1,5 +1,6 @@
 import { toWire } from "@/server/domain/billing/money";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { utcMonth } from "@/server/platform/time";
 import type { TMoney, TUsageSeries, TUsageSeriesQuery } from "./overview.contract";
 import { resolveRange, shapeBuckets, totalsOf, type TSeriesGroup } from "./usage-series";
@@ -20,6 +21,7 @@ type TRow = TSeriesGroup & { by_product: number };
 export async function usageSeries(workspaceId: string, q: TUsageSeriesQuery, now = new Date()): Promise<TUsageSeries> {
   const r = resolveRange(q, now);
   const createdBefore = new Date(r.end.getTime() + DAY_MS);
+  // Raw SQL (one GROUPING SETS scan; not filtered by the scoped client): it names the workspace itself.
   const rows = await db().$queryRaw<TRow[]>`
     SELECT to_char(c.day, 'YYYY-MM-DD') AS day,
            GROUPING(c.capability)::int AS by_product,
@@ -42,7 +44,7 @@ export async function usageSeries(workspaceId: string, q: TUsageSeriesQuery, now
   const byProduct = rows.filter((x) => x.by_product === 1);
   const productIds = [...new Set(byProduct.map((x) => x.key))];
   const products = productIds.length
-    ? await db().product.findMany({ where: { workspaceId, id: { in: productIds } }, select: { id: true, name: true }, orderBy: { name: "asc" } })
+    ? await scopedDb(workspaceId).product.findMany({ where: { id: { in: productIds } }, select: { id: true, name: true }, orderBy: { name: "asc" } })
     : [];
   return {
     since: r.since,
@@ -60,6 +62,7 @@ export async function usageSeries(workspaceId: string, q: TUsageSeriesQuery, now
 export async function spendThisMonth(workspaceId: string, now = new Date()): Promise<{ month: string; spend: TMoney[] }> {
   const month = utcMonth(now);
   const start = new Date(`${month}-01T00:00:00.000Z`);
+  // Raw SQL, as above: it names the workspace itself.
   const rows = await db().$queryRaw<{ currency: string; micros: string }[]>`
     SELECT charge_currency AS currency, sum(charge_micros)::text AS micros
       FROM capability_invocations
