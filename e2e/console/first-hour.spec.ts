@@ -17,7 +17,8 @@ import { invitationLinkOf, startSmtpSink, type TSmtpSink } from "../../test/supp
  * is) and the call completes; the checklist disappears. A member is invited
  * by email and accepts; the owner sees the call in the invocations list
  * and opens its drill-down;
- * settings rename the workspace; the new member sees settings read-only.
+ * settings rename the workspace and make the member an owner; the member saw
+ * settings read-only before. The checklist is dismissed and brought back once.
  * Every page visited is checked with axe (no serious or critical finding)
  * and, at 390 px, for controls out of reach; screenshots of the main pages
  * go to test-results/screenshots/first-hour-<page>-<width>.png (README).
@@ -86,6 +87,19 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
     await expect(checklist(page)).toContainText("0 of 5 steps done");
     await expect(checklist(page).getByText("Done", { exact: true })).toHaveCount(0);
     await check(page, "overview-new");
+  });
+
+  await test.step("the checklist can be dismissed (it stays hidden after a reload) and brought back from Settings", async () => {
+    await checklist(page).getByRole("button", { name: "Dismiss checklist" }).click();
+    await expect(checklist(page)).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1, name: workspaceName })).toBeVisible();
+    await settle(page);
+    await expect(checklist(page)).toHaveCount(0);
+    await page.goto(`/console/w/${ws}/settings`);
+    await page.getByRole("button", { name: "Show the checklist on the overview again" }).click();
+    await expect(page.getByRole("button", { name: "Show the checklist on the overview again" })).toHaveCount(0);
+    await openOverview(page, ws);
   });
 
   await test.step("step 1: add a product, from the checklist's link", async () => {
@@ -267,6 +281,15 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
     await dialog.getByRole("button", { name: "Save name" }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByText(`Settings of ${workspaceName} renamed.`)).toBeVisible();
+
+    // Danger zone: hand the owner role to the new member (the existing member role change).
+    await page.getByLabel("New owner").selectOption({ label: `${invitee.name} (${invitee.email}), developer` });
+    await page.getByRole("button", { name: "Make owner" }).click();
+    const confirm = page.getByRole("dialog", { name: "Make this member an owner?" });
+    await confirm.getByRole("button", { name: "Make owner" }).click();
+    await expect(page.getByText(`${invitee.email} is now an owner of this workspace.`)).toBeVisible();
+    await page.goto(`/console/w/${ws}/members`);
+    await expect(page.getByLabel(`Role for ${invitee.email}`)).toHaveValue("owner");
   });
 
   expect(problems, "serious or critical axe findings, or controls out of reach on a phone, on the pages of the first hour").toEqual([]);
