@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueInvoices } from "@/server/domain/billing/invoices.service";
 import { issueTokenForEmail } from "@/server/domain/identity/tokens.service";
+import { db } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
 import { utcMonth } from "@/server/platform/time";
 import { createContextInner } from "@/server/trpc/context";
@@ -80,5 +81,12 @@ describe("printable invoice", () => {
     expect(await status(caller(other).billing.invoiceDocument({ ws, ivc }))).toBe(403);
     expect(await status(caller(owner).billing.invoiceDocument({ ws, ivc: "ivc_00000000000000000000000000" }))).toBe(404);
     expect(await status(caller(owner).billing.invoiceDocument({ ws, ivc: "pay_00000000000000000000000000" }))).toBe(400);
+  });
+
+  it("the console's tier editor list is for platform owners and admins only", async () => {
+    expect(await status(caller(owner).billing.subscriptions.editableTiers({}))).toBe(403);
+    const admin = await db().user.findUniqueOrThrow({ where: { email: "admin@example.com" } });
+    const list = await caller({ userId: admin.id, email: admin.email, token: "" }).billing.subscriptions.editableTiers({});
+    expect(list.items.length).toBeGreaterThan(0);
   });
 });

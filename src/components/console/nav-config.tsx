@@ -1,5 +1,5 @@
 import {
-  Activity, Building2, Database, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, LayoutDashboard, Link2, Lock, MailWarning, Package, Rocket, ScrollText, Send, Settings, Users, Wallet, Webhook,
+  Activity, Building2, Database, Fingerprint, Gauge, Globe, Hourglass, KeyRound, KeySquare, Layers, LayoutDashboard, Link2, Lock, MailWarning, Package, Receipt, Rocket, ScrollText, Send, Settings, Users, Wallet, Webhook,
   type LucideIcon,
 } from "lucide-react";
 import type { TRole } from "@/server/domain/identity/access.service";
@@ -47,6 +47,8 @@ export const ACCOUNT_NAV: TAccountNavItem[] = [
   { label: "API tokens", icon: KeyRound, href: "/console/tokens" },
   // Platform owners and admins only (others get a 403 on the page).
   { label: "Signing keys", icon: KeySquare, href: "/console/signing-keys" },
+  { label: "Rate cards", icon: Receipt, href: "/console/rate-cards" },
+  { label: "Subscription tiers", icon: Layers, href: "/console/tiers" },
 ];
 
 export const workspaceHref = (ws: string, path = "") => `/console/w/${encodeURIComponent(ws)}${path}`;

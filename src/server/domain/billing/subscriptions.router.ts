@@ -36,6 +36,12 @@ export const subscriptionsRouter = router({
     .output(ZTier)
     .query(({ input }) => subs.getTier(input.tier)),
 
+  /** The console's tier editor (tRPC only): the same list, but a 403 for anyone who cannot edit it. */
+  editableTiers: platformAdminProcedure
+    .input(z.object({}))
+    .output(ZTierList)
+    .query(() => subs.listTiers()),
+
   putTier: platformAdminProcedure
     .meta({ openapi: { method: "PUT", path: "/v1/platform/subscription-tiers/{tier}", tags, summary: "Create or change a subscription tier (ws_platform owner/admin)" } })
     .input(ZTierRequest.extend({ tier: zTierName }))
