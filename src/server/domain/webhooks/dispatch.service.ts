@@ -1,4 +1,4 @@
-import { db } from "@/server/platform/db/client";
+import { db, pooledTransaction } from "@/server/platform/db/client";
 import { signalChange } from "@/server/platform/change-signals";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
@@ -23,9 +23,56 @@ export const OUTBOX_TOPIC = "outbox";
 
 type TClaimed = { id: string; workspace_id: string; type: string; subject: string | null; source: string; seq: bigint; created_at: Date };
 
-/** Dispatches one batch; returns how many events it claimed (fewer than the batch: the outbox is drained). */
+type TSub = { id: string; workspaceId: string; eventTypes: unknown; createdAt: Date };
+type TDeliveryRow = { id: string; workspaceId: string; subscriptionId: string; eventId: string; orderingKey: string; eventSeq: bigint };
+
+/** One delivery per matching subscription that existed when the event was written (how far dispatch lags must not decide it). */
+function deliveriesFor(events: TClaimed[], subs: TSub[]): TDeliveryRow[] {
+  if (!subs.length) return [];
+  return events.flatMap((e) =>
+    subs
+      .filter((s) => s.workspaceId === e.workspace_id && s.createdAt.getTime() <= new Date(e.created_at).getTime() && matches(s.eventTypes as string[], e.type))
+      .map((s) => ({ id: newId("whk"), workspaceId: e.workspace_id, subscriptionId: s.id, eventId: e.id, orderingKey: e.subject ?? e.source, eventSeq: BigInt(e.seq) })),
+  );
+}
+
+const CLAIM_SQL = `SELECT id, workspace_id, type, subject, source, seq, created_at FROM outbox_events
+  WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`;
+
+/**
+ * Dispatches one batch; returns how many events it claimed (fewer than the
+ * batch: the outbox is drained). On PostgreSQL the batch is one transaction
+ * of named prepared statements on a pooled connection (lock, claim,
+ * subscriptions, deliveries, mark): it runs for every group commit of the
+ * Bridge under load, and the ORM's interactive transaction cost several
+ * times the CPU of the statements themselves. The embedded database keeps
+ * the ORM path; both write the same rows.
+ */
 export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promise<number> {
-  const { events, deliveries } = await db().$transaction(
+  const pooled = pooledTransaction();
+  const { events, deliveries } = pooled ? await pooled(async (q) => {
+    await q("capstan_dispatch_lock", "SELECT 1 AS locked FROM pg_advisory_xact_lock($1::bigint)", [DISPATCH_LOCK_KEY]);
+    const events = await q<TClaimed>("capstan_dispatch_claim", CLAIM_SQL, [limit]);
+    if (!events.length) return { events, deliveries: 0 };
+    const workspaces = [...new Set(events.map((e) => e.workspace_id))];
+    const subs = (await q<{ id: string; workspace_id: string; event_types: unknown; created_at: Date }>(
+      "capstan_dispatch_subscriptions",
+      "SELECT id, workspace_id, event_types, created_at FROM event_subscriptions WHERE workspace_id = ANY($1::text[]) AND status = 'active'",
+      [workspaces],
+    )).map((r) => ({ id: r.id, workspaceId: r.workspace_id, eventTypes: r.event_types, createdAt: new Date(r.created_at) }));
+    const now = new Date();
+    const rows = deliveriesFor(events, subs);
+    if (rows.length) {
+      await q("capstan_dispatch_deliveries",
+        `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, status, next_attempt_at, ordering_key, event_seq)
+         SELECT id, ws, sub, evt, 'pending', $6::timestamptz, okey, seq
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::bigint[]) AS d(id, ws, sub, evt, okey, seq)`,
+        [rows.map((r) => r.id), rows.map((r) => r.workspaceId), rows.map((r) => r.subscriptionId), rows.map((r) => r.eventId),
+          rows.map((r) => r.orderingKey), now, rows.map((r) => r.eventSeq.toString())]);
+    }
+    await q("capstan_dispatch_mark", "UPDATE outbox_events SET dispatched_at = $2::timestamptz WHERE id = ANY($1::text[])", [events.map((e) => e.id), now]);
+    return { events, deliveries: rows.length };
+  }) : await db().$transaction(
     async (tx) => {
       await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${DISPATCH_LOCK_KEY}::bigint)`;
       const events = await tx.$queryRaw<TClaimed[]>`
@@ -41,18 +88,8 @@ export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promis
         select: { id: true, workspaceId: true, eventTypes: true, createdAt: true },
       });
       const now = new Date();
-      const rows = subs.length
-        ? events.flatMap((e) =>
-            subs
-              // Only subscriptions that existed when the event was written: how far dispatch lags must not decide it.
-              .filter((s) => s.workspaceId === e.workspace_id && s.createdAt.getTime() <= new Date(e.created_at).getTime() && matches(s.eventTypes as string[], e.type))
-              .map((s) => ({
-                id: newId("whk"), workspaceId: e.workspace_id, subscriptionId: s.id, eventId: e.id,
-                status: "pending", nextAttemptAt: now, orderingKey: e.subject ?? e.source, eventSeq: BigInt(e.seq),
-              })),
-          )
-        : [];
-      if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
+      const rows = deliveriesFor(events, subs);
+      if (rows.length) await tx.webhookDelivery.createMany({ data: rows.map((r) => ({ ...r, status: "pending", nextAttemptAt: now })) });
       await tx.outboxEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
       return { events, deliveries: rows.length };
     },

@@ -48,6 +48,7 @@ export type TPreparedQuery = <T>(name: string, text: string, params: unknown[]) 
 
 type TState = {
   promise?: Promise<TDb>; client?: TDb; kind?: "postgres" | "pglite"; close?: () => Promise<void>; raw?: TRawQuery; prepared?: TPreparedQuery;
+  pooledTx?: <T>(fn: (q: TPreparedQuery) => Promise<T>) => Promise<T>;
 };
 
 // Next.js bundles instrumentation, route handlers and pages separately; the
@@ -79,12 +80,30 @@ async function open(): Promise<TDb> {
     });
     const client = makeClient(adapter);
     registerPool("prisma", pool);
+    // The adapter listens for idle errors only once the ORM has connected; pooledTransaction may use the pool first.
+    pool.on("error", onIdleError("prisma"));
     // A small pool of its own for the Bridge's hot statements (budget reservations).
     const hot = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: Math.max(2, Math.ceil(cfg.DATABASE_POOL_SIZE / 4)) });
     hot.on("error", onIdleError("hot"));
     registerPool("hot", hot);
     state.raw = async <T>(text: string, params: unknown[]) => (await hot.query(text, params)).rows as T[];
     state.prepared = async <T>(name: string, text: string, params: unknown[]) => (await hot.query({ name, text, values: params })).rows as T[];
+    // A transaction of named statements on a connection of the ORM's pool (what its $transaction would take).
+    state.pooledTx = async <T>(fn: (q: TPreparedQuery) => Promise<T>): Promise<T> => {
+      const c = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await c.query("BEGIN");
+        const out = await fn(async <R>(name: string, text: string, params: unknown[]) => (await c.query({ name, text, values: params })).rows as R[]);
+        await c.query("COMMIT");
+        return out;
+      } catch (err) {
+        await c.query("ROLLBACK").catch((e: unknown) => (broken = e as Error));
+        throw err;
+      } finally {
+        c.release(broken);
+      }
+    };
     state.kind = "postgres";
     // Cache invalidation across replicas (LISTEN/NOTIFY on the same database).
     startChangeSignals(async (payload) => {
@@ -93,6 +112,8 @@ async function open(): Promise<TDb> {
     state.close = async () => {
       await stopChangeSignals();
       await client.$disconnect();
+      // Ended by the adapter if the ORM ever connected; else (only pooledTransaction used it) here.
+      await pool.end().catch(() => undefined);
       await hot.end();
     };
     return client;
@@ -182,6 +203,17 @@ export function preparedQuery<T>(name: string, text: string, params: unknown[]):
   return state.prepared<T>(name, text, params);
 }
 
+/**
+ * A transaction of named prepared statements on a pooled connection of the
+ * PostgreSQL database (services only, like db(): worker hot loops that would
+ * otherwise pay the ORM's interactive transaction per batch). Null with the
+ * embedded database (PGlite), where callers keep their ORM path. After
+ * getDb() resolved.
+ */
+export function pooledTransaction(): (<T>(fn: (q: TPreparedQuery) => Promise<T>) => Promise<T>) | null {
+  return state.pooledTx ?? null;
+}
+
 export function dbKind(): "postgres" | "pglite" | undefined {
   return state.kind;
 }
@@ -193,6 +225,7 @@ export async function closeDb(): Promise<void> {
   state.close = undefined;
   state.raw = undefined;
   state.prepared = undefined;
+  state.pooledTx = undefined;
   await close?.();
   // The instance lock's connection (./instance.ts) goes too: nothing of this process is in flight any more.
   await releaseInstance();
