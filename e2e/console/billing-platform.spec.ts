@@ -101,6 +101,7 @@ test("platform admin publishes a rate card and edits a tier; the owner prints th
     await expect(doc.getByLabel("Totals")).toContainText("39.00 USD");
     await expect(page.getByRole("button", { name: "Print" })).toBeVisible();
     expect(await axeFindings(page)).toEqual([]);
+    await page.screenshot({ path: "test-results/screenshots/invoice-1440.png", fullPage: true });
     // Printed, the console's frame is gone and the invoice remains.
     await page.emulateMedia({ media: "print" });
     await expect(page.getByRole("navigation")).toBeHidden();

@@ -41,6 +41,8 @@ const ACCOUNT_PAGES = [
   ["workspaces", "/console"],
   ["tokens", "/console/tokens"],
   ["signing-keys", "/console/signing-keys"],
+  ["rate-cards", "/console/rate-cards"],
+  ["tiers", "/console/tiers"],
   ["not-found", "/console/no-such-page"],
 ] as const;
 
