@@ -14,6 +14,7 @@ import { Select } from "@/components/ui/select";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
 import { CURRENCIES, CURRENCY_CODES, formatMicros, formatMinor, type TCurrency } from "@/server/domain/billing/currencies";
+import { BillingUsageChart } from "./billing-usage-chart";
 import { formatDateTime } from "./format";
 import { LoadMore } from "./load-more";
 import { hasRole, workspaceHref } from "./nav-config";
@@ -115,6 +116,7 @@ export function BillingView({ ws }: { ws: string }) {
           </CardContent>
         </Card>
         {canWrite ? <TopUpForm ws={ws} /> : null}
+        <BillingUsageChart ws={ws} />
         <Card>
           <CardHeader><CardTitle>Orders</CardTitle></CardHeader>
           <CardContent className="px-0 py-0">

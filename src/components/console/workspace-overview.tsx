@@ -8,17 +8,25 @@ import { buttonVariants } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { problemOf, useTRPC, wsOnly } from "@/lib/trpc/client";
+import { formatMicros } from "@/server/domain/billing/currencies";
 import { BudgetBar } from "./budget-bar";
 import { CATEGORY_LABEL, formatDateTime, titleCase } from "./format";
 import { hasRole, workspaceHref } from "./nav-config";
 import { OnboardingChecklist } from "./onboarding-checklist";
+import { OverviewFailures, OverviewLive } from "./overview-cards";
 import { Loading, PageHeader } from "./page-header";
+import { UsageChart } from "./usage-chart";
 
-/** Name, id, plan, the caller's role and this month's budget usage per category. */
+/**
+ * The workspace overview: name, id, plan and the caller's role; what is live
+ * in each environment; the failures of the last 7 days that need action;
+ * this month's budgets and spend; usage and spend over time.
+ */
 export function WorkspaceOverview({ ws }: { ws: string }) {
   const trpc = useTRPC();
   const workspace = useQuery(trpc.workspaces.get.queryOptions(wsOnly(ws)));
   const budgets = useQuery(trpc.usage.budgets.queryOptions(wsOnly(ws)));
+  const overview = useQuery(trpc.overview.get.queryOptions(wsOnly(ws)));
 
   if (workspace.error) {
     return (
@@ -31,12 +39,14 @@ export function WorkspaceOverview({ ws }: { ws: string }) {
   if (!workspace.data) return <Loading what="workspace" />;
   const w = workspace.data;
   const month = budgets.data?.items[0]?.month;
+  const spend = overview.data?.spend_this_month;
 
   return (
     <>
       <PageHeader title={w.name} description="Workspace overview" />
       <div className="space-y-6">
         <OnboardingChecklist ws={ws} />
+
         <Card>
           <CardContent>
             <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
@@ -67,6 +77,12 @@ export function WorkspaceOverview({ ws }: { ws: string }) {
           </CardContent>
         </Card>
 
+        {overview.error ? <Alert problem={problemOf(overview.error)} /> : null}
+        <div className="grid gap-6 lg:grid-cols-2">
+          <OverviewLive ws={ws} overview={overview.data} />
+          <OverviewFailures ws={ws} overview={overview.data} />
+        </div>
+
         <Card>
           <CardHeader className="flex-row flex-wrap items-center justify-between gap-2">
             <div className="space-y-1">
@@ -77,7 +93,15 @@ export function WorkspaceOverview({ ws }: { ws: string }) {
               {hasRole(w.role, "admin") ? "Edit limits" : "Plan & budgets"}
             </Link>
           </CardHeader>
-          <CardContent>
+          <CardContent className="space-y-5">
+            {spend ? (
+              <p className="text-sm">
+                <span className="text-slate-600">Spend this month ({spend.month}, UTC): </span>
+                <span className="font-medium tabular-nums">
+                  {spend.spend.length ? spend.spend.map((m) => formatMicros(m.amount_micros, m.currency)).join(" · ") : "nothing priced yet"}
+                </span>
+              </p>
+            ) : null}
             {budgets.isPending ? <Loading what="budgets" /> : null}
             {budgets.error ? <Alert problem={problemOf(budgets.error)} /> : null}
             {budgets.data ? (
@@ -95,6 +119,16 @@ export function WorkspaceOverview({ ws }: { ws: string }) {
                 ))}
               </ul>
             ) : null}
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>Usage and spend</CardTitle>
+            <CardDescription>Bridge calls and their priced amounts, by capability or by product.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <UsageChart ws={ws} heading="Per day" />
           </CardContent>
         </Card>
       </div>
