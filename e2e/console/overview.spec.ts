@@ -94,7 +94,7 @@ test("overview: a Bridge call shows in the usage chart's data, the denial in Nee
 
       const needs = page.getByRole("region", { name: "Denied Bridge calls" });
       await expect(needs.getByRole("link", { name: "1 denied: outside_contract" })).toHaveAttribute("href", `/console/w/${ws}/invocations`);
-      for (const env of ["Preview", "Staging", "Production"]) await expect(page.getByRole("region", { name: env })).toContainText("Nothing deployed.");
+      for (const env of ["Preview", "Staging", "Production"]) await expect(page.getByRole("region", { name: env, exact: true })).toContainText("Nothing deployed.");
 
       await page.getByLabel("Time range").selectOption("7d");
       await expect(page.getByRole("table", { name: "Bridge calls per UTC day by product, last 7 days" })).toBeAttached();
