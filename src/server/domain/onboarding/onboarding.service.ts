@@ -46,18 +46,24 @@ export async function getOnboarding(workspaceId: string, userId: string): Promis
 
   let first_call: TFirstCallView | null = null;
   let first_call_blocker: string | null = null;
-  for (const identity of identities) {
-    const revision = await sdb.revision.findFirst({
-      where: { productId: identity.productId!, contractStatus: "ready" },
+  // The newest ready contract of each identity's product, in one read (newest first, first per product wins).
+  const contracts = new Map<string, unknown>();
+  if (identities.length > 0) {
+    const revisions = await sdb.revision.findMany({
+      where: { productId: { in: [...new Set(identities.map((i) => i.productId!))] }, contractStatus: "ready" },
       orderBy: [{ contractConfirmedAt: "desc" }, { id: "desc" }],
-      select: { capabilities: true },
+      select: { productId: true, capabilities: true },
     });
-    if (!revision) {
+    for (const r of revisions) if (!contracts.has(r.productId)) contracts.set(r.productId, r.capabilities);
+  }
+  for (const identity of identities) {
+    const capabilities = contracts.get(identity.productId!);
+    if (capabilities === undefined) {
       first_call_blocker ??= `The product of "${identity.name}" has no confirmed capability contract yet.`;
       continue;
     }
     const permissions = (identity.permissions as string[] | null) ?? null;
-    const choice = chooseFirstCall((revision.capabilities as unknown as TCapabilityEntry[]) ?? [], readyCapabilities, (c, a) => permits(permissions, c, a));
+    const choice = chooseFirstCall((capabilities as TCapabilityEntry[] | null) ?? [], readyCapabilities, (c, a) => permits(permissions, c, a));
     if (!choice) {
       first_call_blocker ??= `"${identity.name}" may call nothing its product's contract allows.`;
       continue;
