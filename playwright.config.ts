@@ -30,6 +30,8 @@ const serverEnv: Record<string, string> = {
   // The bridge-calls e2e binds ai.generate to an OpenAI-compatible server the
   // test starts on 127.0.0.1 (http): allow loopback provider base URLs.
   CAPSTAN_PROVIDER_ALLOW_PRIVATE: "1",
+  // The test-buttons e2e sends a webhook test event to a receiver on 127.0.0.1 (http).
+  CAPSTAN_WEBHOOK_ALLOW_PRIVATE: "1",
   // The domains e2e serves DNS on this loopback port; the domain worker asks it.
   CAPSTAN_DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}`,
   CAPSTAN_DNS_TIMEOUT_MS: "500",

@@ -141,6 +141,7 @@ export function DeploymentView({ ws, dep }: { ws: string; dep: string }) {
     <>
       <PageHeader
         title="Deployment"
+        crumbs={[{ label: `Deployment ${d.id}` }]}
         description={
           <span className="flex flex-wrap items-center gap-2">
             <DeploymentStatusBadge status={d.status} />

@@ -1,8 +1,16 @@
 import type { ReactNode } from "react";
+import type { TCrumb } from "./breadcrumb-trail";
+import { Breadcrumbs } from "./breadcrumbs";
 
-/** The page's single h1, an optional description and right-aligned actions. */
-export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+/**
+ * The breadcrumb trail, the page's single h1, an optional description and
+ * right-aligned actions. `crumbs`: what the page knows of its item, after
+ * workspace and area (its name; or a parent and the item), for the trail.
+ */
+export function PageHeader({ title, description, actions, crumbs }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; crumbs?: TCrumb[] }) {
   return (
+    <>
+    <Breadcrumbs item={crumbs} />
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div className="min-w-0 space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
@@ -10,6 +18,7 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
       </div>
       {actions ? <div className="flex items-center gap-2">{actions}</div> : null}
     </div>
+    </>
   );
 }
 

@@ -188,6 +188,7 @@ export function ProductView({ ws, prod }: { ws: string; prod: string }) {
     <>
       <PageHeader
         title={p.name}
+        crumbs={[{ label: p.name }]}
         description={
           <span className="flex flex-wrap items-center gap-2">
             <ProductStatusBadge status={p.status} />

@@ -54,6 +54,7 @@ export function ReleaseView({ ws, rel }: { ws: string; rel: string }) {
     <>
       <PageHeader
         title="Release"
+        crumbs={[{ label: `Release ${r.id}` }]}
         description={<code className="font-mono text-xs">{r.id}</code>}
         actions={
           <>

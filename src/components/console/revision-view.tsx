@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { buttonVariants } from "@/components/ui/button";
@@ -28,6 +28,8 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
   const revision = useQuery(
     trpc.source.getRevision.queryOptions({ ws, rev }, { refetchInterval: (q) => (q.state.data && stillFreezing(q.state.data) ? 1000 : false) }),
   );
+  const productId = revision.data?.product_id;
+  const product = useQuery(trpc.source.getProduct.queryOptions(productId ? { ws, prod: productId } : skipToken));
   const role = workspace.data?.role;
   const canConfirm = role === undefined || hasRole(role, "developer");
   const canApprove = hasRole(role, "admin");
@@ -50,6 +52,7 @@ export function RevisionView({ ws, rev }: { ws: string; rev: string }) {
     <>
       <PageHeader
         title="Revision"
+        crumbs={[{ label: product.data?.name ?? r.product_id, href: workspaceHref(ws, `/products/${r.product_id}`) }, { label: `Revision ${r.id}` }]}
         description={<code className="font-mono text-xs">{r.id}</code>}
         actions={
           <>

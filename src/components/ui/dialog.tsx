@@ -42,7 +42,7 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
         onClose();
       }}
       className={cn(
-        "m-auto w-full max-w-md rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/40",
+        "m-auto w-full max-w-md rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/40 dark:backdrop:bg-black/60",
         className,
       )}
     >
