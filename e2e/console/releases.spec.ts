@@ -84,7 +84,8 @@ test.describe("releases", () => {
       await expect(timeline.getByRole("listitem").nth(0)).toContainText("Draft");
       await expect(timeline.getByRole("listitem").nth(1)).toContainText("Ready");
       const rel = /\/releases\/(rel_[0-9a-z]{26})$/.exec(page.url())![1]!;
-      await page.getByRole("link", { name: "Releases" }).click();
+      // The breadcrumb links to Releases too: the sidebar's link.
+      await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Releases" }).click();
       await expect(page.getByRole("heading", { level: 1, name: "Releases" })).toBeVisible();
       await page.getByLabel("Status").selectOption({ label: "Live" });
       await expect(page.getByRole("row").filter({ hasText: rel })).toContainText("Live");

@@ -22,7 +22,7 @@ export function Breadcrumbs({ item }: { item?: TCrumb[] }) {
   const trail = breadcrumbTrail(pathname, workspace.data?.name, item);
   if (!trail.length) return null;
   return (
-    <nav aria-label="Breadcrumb" className="mb-3 min-w-0">
+    <nav aria-label="Breadcrumb" className="mb-3 min-w-0 print:hidden">
       <ol className="flex min-w-0 items-center gap-1.5 text-sm text-slate-600">
         {trail.map((c, i) => {
           const last = i === trail.length - 1;
