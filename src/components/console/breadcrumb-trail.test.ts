@@ -15,6 +15,7 @@ describe("breadcrumbTrail", () => {
     const t = breadcrumbTrail("/console/w/ws_1/revisions/rev_2", "Acme", [{ label: "shop-web", href: "/console/w/ws_1/products/prod_9" }, { label: "Revision rev_2" }]);
     expect(t.map((c) => c.label)).toEqual(["Acme", "Products", "shop-web", "Revision rev_2"]);
     expect(breadcrumbTrail("/console/w/ws_1/correlations/evt_1", "Acme").map((c) => c.label)).toEqual(["Acme", "Audit log", "evt_1"]);
+    expect(breadcrumbTrail("/console/w/ws_1/billing/invoices/ivc_4", "Acme").map((c) => c.label)).toEqual(["Acme", "Billing", "ivc_4"]);
   });
 
   it("covers the account pages, the workspace list and unknown paths", () => {

@@ -23,7 +23,9 @@ export function breadcrumbTrail(pathname: string, workspaceName: string | undefi
   if (parts[1] === "w" && parts[2]) {
     const ws = parts[2];
     const trail: TCrumb[] = [{ label: workspaceName ?? ws, href: workspaceHref(ws) }];
-    const [area, id] = parts.slice(3);
+    const [area, ...rest] = parts.slice(3);
+    // The item is the last segment (billing/invoices/ivc_x: the invoice).
+    const id = rest.at(-1);
     if (!area) return [...trail, { label: "Overview" }];
     const areaPath = PARENT_AREA[area] ?? `/${area}`;
     const nav = WORKSPACE_NAV.find((n) => n.path === areaPath && n.path !== "");
