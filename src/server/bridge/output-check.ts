@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { unseal } from "@/server/platform/crypto";
 import { currentVersion } from "@/server/platform/change-signals";
 
@@ -99,8 +99,8 @@ async function workspaceNeedles(workspaceId: string): Promise<SecretNeedles> {
     cache.set(workspaceId, fresh);
     return fresh.needles;
   }
-  const live = await db().credential.findMany({
-    where: { workspaceId, revokedAt: null },
+  const live = await scopedDb(workspaceId).credential.findMany({
+    where: { revokedAt: null },
     select: { id: true },
     orderBy: { id: "asc" },
   });
@@ -110,7 +110,7 @@ async function workspaceNeedles(workspaceId: string): Promise<SecretNeedles> {
     remember(workspaceId, { ...hit, checkedAt: Date.now(), version });
     return hit.needles;
   }
-  const rows = await db().credential.findMany({
+  const rows = await scopedDb(workspaceId).credential.findMany({
     where: { id: { in: live.map((r) => r.id) } },
     select: { id: true, secretSealed: true },
   });

@@ -88,6 +88,7 @@ async function drainAudited(): Promise<void> {
     while (audited.length) {
       const batch = audited.splice(0, AUDITED_BATCH);
       try {
+        // platform-scoped: one transaction settles and audits a batch of calls of any workspace (each row names its own).
         await db().$transaction(async (tx) => {
           await settleIn(tx, batch.map((x) => x.r));
           for (const x of batch) await writeAudited(tx, x.r);
@@ -95,6 +96,7 @@ async function drainAudited(): Promise<void> {
         for (const x of batch) x.done();
       } catch {
         for (const x of batch) {
+          // platform-scoped: the same batch, retried call by call.
           await db()
             .$transaction(async (tx) => {
               await settleIn(tx, [x.r]);
@@ -245,5 +247,6 @@ async function insertBatch(batch: TRecord[], via: "hot" | "pooled"): Promise<voi
       ${settle ? P.sql`CROSS JOIN s` : P.empty}
      WHERE EXISTS (SELECT 1 FROM inv)`;
   if (via === "hot") await rawQuery(statement.text, statement.values);
+  // Raw SQL on purpose: the same statement as the hot path's; every row names its workspace.
   else await db().$executeRaw(statement);
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { parseJsonBody, readBodyLimited } from "@/server/platform/body";
 import { resolveCorrelation } from "@/server/platform/correlation";
-import { db, getDb } from "@/server/platform/db/client";
+import { getDb } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { AppError, problemResponse, zodIssuesToErrors } from "@/server/platform/errors";
 import { isId, newId, zId } from "@/server/platform/ids";
@@ -71,7 +72,7 @@ export async function handleRunnerInvocation(req: Request, opts: { deploymentId?
     }
 
     const c = claims.data;
-    const dep = c.dep ? await db().deployment.findUnique({ where: { id: c.dep }, select: { revisionId: true, workspaceId: true } }) : null;
+    const dep = c.dep ? await scopedDb(c.ws).deployment.findUnique({ where: { id: c.dep }, select: { revisionId: true, workspaceId: true } }) : null;
     if (c.dep && (!dep || dep.workspaceId !== c.ws)) throw invalidToken("claims check failed: unknown deployment");
     const outcome = await invoke(
       {

@@ -1,6 +1,6 @@
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { blobStore, isBlobStoreOutage } from "@/server/platform/blob-store";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { likeLiteral } from "@/server/platform/like";
 import type { TUsage } from "./bridge.contract";
 import { bindingSecret, candidateBindings, providerOrder, withFallback, type TAudits, type TBindingRow } from "./bindings";
@@ -131,13 +131,14 @@ export async function runStorage(
 /** The platform blob store: per-product keys (storage_objects) pointing at content-addressed blobs. */
 async function runPlatform(t: TTarget, action: string, body: Record<string, unknown>): Promise<{ output: unknown; bytes: number }> {
   const done = (output: unknown, bytes = 0) => ({ output, bytes });
+  const sdb = scopedDb(t.workspaceId);
   const where = { workspaceId_productId_key: { workspaceId: t.workspaceId, productId: t.productId, key: String(body.key) } };
   switch (action) {
     case "write": {
       const bytes = Buffer.from(fieldText(body.content_base64), "base64");
       const blob = await blobStore().put(bytes);
       const contentType = fieldText(body.content_type, "application/octet-stream");
-      await db().storageObject.upsert({
+      await sdb.storageObject.upsert({
         where,
         create: { workspaceId: t.workspaceId, productId: t.productId, key: String(body.key), sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType },
         update: { sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType, updatedAt: new Date() },
@@ -145,7 +146,7 @@ async function runPlatform(t: TTarget, action: string, body: Record<string, unkn
       return done({ key: body.key, size_bytes: bytes.length, sha256: blob.sha256 }, bytes.length);
     }
     case "read": {
-      const row = await db().storageObject.findUnique({ where });
+      const row = await sdb.storageObject.findUnique({ where });
       const bytes = row ? await blobStore().get(row.sha256) : null;
       if (!row || !bytes) return done({ key: body.key, found: false, content_base64: null, size_bytes: 0, sha256: null, content_type: null });
       return done(
@@ -154,14 +155,14 @@ async function runPlatform(t: TTarget, action: string, body: Record<string, unkn
       );
     }
     case "delete": {
-      const n = await db().storageObject.deleteMany({ where: { workspaceId: t.workspaceId, productId: t.productId, key: String(body.key) } });
+      const n = await sdb.storageObject.deleteMany({ where: { productId: t.productId, key: String(body.key) } });
       return done({ key: body.key, deleted: n.count > 0 });
     }
     case "list": {
       const limit = Number(body.limit ?? 50);
       const after = body.cursor ? Buffer.from(fieldText(body.cursor), "base64url").toString("utf8") : undefined;
-      const rows = await db().storageObject.findMany({
-        where: { workspaceId: t.workspaceId, productId: t.productId, key: { startsWith: likeLiteral(String(body.prefix)), ...(after ? { gt: after } : {}) } },
+      const rows = await sdb.storageObject.findMany({
+        where: { productId: t.productId, key: { startsWith: likeLiteral(String(body.prefix)), ...(after ? { gt: after } : {}) } },
         orderBy: { key: "asc" },
         take: limit + 1,
       });

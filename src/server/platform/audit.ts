@@ -1,6 +1,7 @@
 import type { Prisma } from "@/generated/prisma/client";
 import { canonicalJson } from "./canonical-json";
-import { db, type TDb } from "./db/client";
+import type { TDb } from "./db/client";
+import { scopedDb } from "./db/scoped";
 import { newId } from "./ids";
 import { redact } from "./logger";
 import { sha256Hex } from "./crypto";
@@ -90,7 +91,7 @@ export async function writeAudit(tx: TTx, input: TAuditInput): Promise<string> {
 
 /** Writes one audit record in its own transaction (for records not tied to a change, e.g. authz denials). */
 export async function writeAuditStandalone(input: TAuditInput): Promise<string> {
-  return db().$transaction((tx) => writeAudit(tx, input));
+  return scopedDb(input.workspaceId).$transaction((tx) => writeAudit(tx, input));
 }
 
 /** Recomputes a workspace's chain; returns the first broken record id, or null when intact. */
@@ -100,15 +101,15 @@ export async function verifyAuditChain(workspaceId: string): Promise<{ ok: boole
   let count = 0;
   // Batches by seq keep memory flat on long chains.
   for (;;) {
-    const rows = await db().auditRecord.findMany({
-      where: { workspaceId, seq: { gte: expectedSeq } }, orderBy: { seq: "asc" }, take: 1000,
+    const rows = await scopedDb(workspaceId).auditRecord.findMany({
+      where: { seq: { gte: expectedSeq } }, orderBy: { seq: "asc" }, take: 1000,
     });
     if (!rows.length) break;
     for (const r of rows) {
       count++;
       const body = auditBody({ ...r, details: r.details });
       if (r.seq !== expectedSeq || r.prevHash !== prev || r.hash !== chainHash(prev, r.seq, body)) {
-        return { ok: false, brokenAt: r.id, count: await db().auditRecord.count({ where: { workspaceId } }) };
+        return { ok: false, brokenAt: r.id, count: await scopedDb(workspaceId).auditRecord.count() };
       }
       prev = r.hash;
       expectedSeq += BigInt(1);

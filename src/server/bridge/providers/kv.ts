@@ -1,4 +1,5 @@
 import { db, preparedQuery, type TTx } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { likeLiteral } from "@/server/platform/like";
 
 /**
@@ -19,7 +20,7 @@ export class KvError extends Error {
 
 /** Runs `fn` holding the product's key-count lock (new keys only; updates of existing keys never take it). */
 function withKeyCountLock<T>(t: TKvTarget, fn: (tx: TTx) => Promise<T>): Promise<T> {
-  return db().$transaction(async (tx) => {
+  return scopedDb(t.workspaceId).$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`kv:${t.workspaceId}:${t.productId}`}, 0))`;
     return fn(tx);
   });
@@ -56,11 +57,13 @@ export async function kvSet(t: TKvTarget, key: string, json: string, bytes: numb
 }
 
 export async function kvDelete(t: TKvTarget, key: string): Promise<boolean> {
+  // Raw SQL on purpose: the statement names the workspace itself.
   const n = await db().$executeRaw`DELETE FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key}`;
   return n > 0;
 }
 
 export async function kvIncrement(t: TKvTarget, key: string, by: number, maxKeys: number): Promise<number> {
+  // Raw SQL on purpose: one statement on the Bridge's path; it names the workspace itself.
   const updated = await db().$queryRaw<{ value: unknown }[]>`
     UPDATE kv_entries AS e SET value = to_jsonb((e.value #>> '{}')::bigint + ${by}::bigint),
            value_bytes = length(((e.value #>> '{}')::bigint + ${by}::bigint)::text), updated_at = now()
@@ -90,9 +93,9 @@ export async function kvList(
   limit: number,
   after?: string,
 ): Promise<{ keys: string[]; next_cursor: string | null }> {
-  const rows = await db().kvEntry.findMany({
+  const rows = await scopedDb(t.workspaceId).kvEntry.findMany({
     where: {
-      workspaceId: t.workspaceId, productId: t.productId, key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) },
+      productId: t.productId, key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) },
     },
     select: { key: true },
     orderBy: { key: "asc" },

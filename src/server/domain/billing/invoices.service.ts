@@ -140,6 +140,7 @@ export async function issueInvoices(workspaceId: string, month: string, now = ne
 export async function issueDueInvoices(now = new Date()): Promise<number> {
   const month = previousMonth(now);
   const { start, end } = monthBounds(month);
+  // platform-scoped: month close scans every workspace; each is then issued scoped.
   const due = await db().$queryRaw<{ workspace_id: string }[]>`
     SELECT DISTINCT ci.workspace_id FROM capability_invocations ci
      WHERE ci.charge_micros IS NOT NULL AND ci.requested_at >= ${start} AND ci.requested_at < ${end}

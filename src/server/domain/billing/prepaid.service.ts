@@ -23,6 +23,7 @@ export async function prepaidCurrency(workspaceId: string): Promise<TCurrency | 
   const hit = modes.get(workspaceId);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.currency;
   // Bridge hot path (cached): one raw statement joining the platform tier catalogue; it names the workspace itself.
+  // Raw SQL on purpose: the Bridge's hot path (cached); it joins the platform tier catalogue and names the workspace itself.
   const rows = await db().$queryRaw<{ billing_mode: string; currency: string }[]>`
     SELECT t.billing_mode, t.currency FROM subscriptions s JOIN subscription_tiers t ON t.tier = s.tier WHERE s.workspace_id = ${workspaceId}`;
   const currency = rows[0]?.billing_mode === "prepaid" ? (rows[0].currency as TCurrency) : null;

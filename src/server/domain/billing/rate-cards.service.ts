@@ -34,6 +34,7 @@ function toCard(v: RateCardVersion, next: Date | null): TRateCard {
 }
 
 async function versionsOf(provider: string, model: string): Promise<RateCardVersion[]> {
+  // platform-scoped: rate cards are the platform's price list (PLATFORM_GLOBAL).
   return db().rateCardVersion.findMany({ where: { provider, model }, orderBy: { effectiveFrom: "asc" } });
 }
 
@@ -68,6 +69,7 @@ export async function putRateCard(caller: TCaller, provider: string, model: stri
     perCall: fromWire(input.prices.per_call),
   };
   try {
+    // platform-scoped: rate cards are the platform's price list (PLATFORM_GLOBAL).
     const card = await db().$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`rate-card:${provider}/${model}`}, 0))`;
       const versions = await tx.rateCardVersion.findMany({ where: { provider, model }, orderBy: { effectiveFrom: "asc" } });
@@ -103,6 +105,7 @@ export async function putRateCard(caller: TCaller, provider: string, model: stri
 
 export async function listRateCards(q: TListQuery & { provider?: string; model?: string }): Promise<TPage<TRateCard>> {
   const args = keysetArgs(q);
+  // platform-scoped: rate cards are the platform's price list (PLATFORM_GLOBAL).
   const rows = await db().rateCardVersion.findMany({
     ...args, where: { ...args.where, ...(q.provider ? { provider: q.provider } : {}), ...(q.model ? { model: q.model } : {}) },
   });

@@ -34,6 +34,7 @@ export async function renewSubscription(workspaceId: string, now = new Date()): 
   const named = await scopedDb(workspaceId).subscription.findFirst({ select: { tier: true, scheduledTier: true } });
   if (!named) return 0;
   // A change scheduled for this period's end: the next period is that tier's.
+  // platform-scoped: the tier catalogue (PLATFORM_GLOBAL), read before the scoped wallet transaction.
   const scheduled = named.scheduledTier ? await db().subscriptionTier.findUnique({ where: { tier: named.scheduledTier } }) : null;
   const tier = scheduled ?? (await db().subscriptionTier.findUnique({ where: { tier: named.tier } }));
   let switched: TDefaultBudgets | null = null;

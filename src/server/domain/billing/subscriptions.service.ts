@@ -76,11 +76,13 @@ function toTier(t: SubscriptionTier): TTier {
 }
 
 export async function listTiers(): Promise<{ items: TTier[]; next_cursor: null }> {
+  // platform-scoped: the tier catalogue (PLATFORM_GLOBAL).
   const rows = await db().subscriptionTier.findMany({ orderBy: [{ monthlyPriceMinor: "asc" }, { tier: "asc" }] });
   return { items: rows.map(toTier), next_cursor: null };
 }
 
 export async function getTier(tier: string): Promise<TTier> {
+  // platform-scoped: the tier catalogue (PLATFORM_GLOBAL), read before the scoped wallet transaction.
   const t = await db().subscriptionTier.findUnique({ where: { tier } });
   if (!t) throw notFound(`Subscription tier ${tier}`);
   return toTier(t);
@@ -102,6 +104,7 @@ export async function putTier(
     includedCreditMinor: fromWire(input.included_credit_minor), billingMode: input.billing_mode ?? "postpaid",
     defaultBudgets: (input.default_budgets ?? {}) as Prisma.InputJsonValue, updatedBy: caller.userId,
   };
+  // platform-scoped: the tier catalogue (PLATFORM_GLOBAL).
   const result = await db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"tier:" + tier}, 0))`;
     const before = await tx.subscriptionTier.findUnique({ where: { tier } });
@@ -139,6 +142,7 @@ export async function getSubscription(workspaceId: string): Promise<TSubscriptio
   await assertWorkspace(workspaceId);
   const [plan, sub] = await Promise.all([getPlan(workspaceId), scopedDb(workspaceId).subscription.findFirst()]);
   // The tier catalogue is platform-global: db().
+  // platform-scoped: the tier catalogue (PLATFORM_GLOBAL).
   const tier = sub ? await db().subscriptionTier.findUnique({ where: { tier: sub.tier }, select: { billingMode: true } }) : null;
   return toSubscription(workspaceId, plan.plan, sub, tier?.billingMode ?? null);
 }
@@ -164,10 +168,12 @@ export function addMonth(d: Date): Date {
 export async function setSubscription(caller: TCaller, workspaceId: string, tier: string, via: "workspace" | "platform"): Promise<TSubscription> {
   await assertWorkspace(workspaceId);
   // The tier catalogue is platform-global (db()), read before the workspace's scoped wallet transaction.
+  // platform-scoped: the tier catalogue (PLATFORM_GLOBAL), read before the scoped wallet transaction.
   const t = await db().subscriptionTier.findUnique({ where: { tier } });
   if (!t) throw new AppError("validation_failed", `${tier} is not a subscription tier`, { reason: "unknown_tier", errors: [{ path: "/tier", message: "is not a subscription tier" }] });
   // The current tier too (its credit and mode): read outside the scoped transaction, re-checked inside it.
   const named = await scopedDb(workspaceId).subscription.findFirst({ select: { tier: true } });
+  // platform-scoped: the tier catalogue (PLATFORM_GLOBAL).
   const old = named ? await db().subscriptionTier.findUnique({ where: { tier: named.tier } }) : null;
   let changed = false;
   const result = await inWallet(workspaceId, async (tx) => {

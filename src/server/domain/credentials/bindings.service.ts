@@ -309,6 +309,7 @@ export async function expireBindings(now = new Date()): Promise<number> {
   const actor: TActor = { kind: "system", id: null };
   let expired = 0;
   for (;;) {
+    // platform-scoped: a sweeper over every workspace's bindings.
     const rows = await db().providerBinding.findMany({
       where: { status: { in: ["ready", "requested"] }, credential: { expiresAt: { lte: now } } },
       orderBy: { id: "asc" },
@@ -316,6 +317,7 @@ export async function expireBindings(now = new Date()): Promise<number> {
     });
     let moved = 0;
     for (const b of rows) {
+      // platform-scoped: each binding of the sweep moves in its own transaction.
       if (await db().$transaction((tx) => transition(tx, b, "expired", "credential_expired", actor, correlationId, ["ready", "requested"]))) moved++;
     }
     expired += moved;

@@ -116,6 +116,7 @@ export async function listCredentials(workspaceId: string, q: TCredentialListQue
 export async function revokeCredential(caller: TCaller, workspaceId: string, id: string): Promise<TCredential> {
   await findOwned(workspaceId, id);
   // Not scoped: the bindings using a platform credential belong to other workspaces, and they are revoked with it.
+  // platform-scoped: a platform credential's bindings live in other workspaces and are revoked with it.
   const revoked = await db().$transaction(async (tx) => {
     const now = new Date();
     const changed = await tx.credential.updateMany({
@@ -146,6 +147,7 @@ export async function revokeCredential(caller: TCaller, workspaceId: string, id:
  * `credential_revoked` or `credential_expired` when it is not usable.
  */
 export async function readCredentialSecret(credentialId: string, now = new Date()): Promise<string> {
+  // platform-scoped: by the id of a binding's credential, which may be a platform credential (a row of the platform workspace).
   const row = await db().credential.findUnique({ where: { id: credentialId }, omit: { secretSealed: false } });
   if (!row) throw notFound(`Credential ${credentialId}`);
   if (row.revokedAt || row.kekId === DESTROYED_KEK) {
@@ -169,6 +171,7 @@ export async function reencryptCredentials(): Promise<{ updated: number; failed:
   let failed = 0;
   let after = "";
   for (;;) {
+    // platform-scoped: a maintenance command re-sealing every workspace's credentials.
     const rows = await db().credential.findMany({
       where: { kekId: { notIn: [current, DESTROYED_KEK] }, id: { gt: after } },
       select: { id: true, kekId: true, secretSealed: true },
@@ -187,6 +190,7 @@ export async function reencryptCredentials(): Promise<{ updated: number; failed:
         failed++;
         continue;
       }
+      // platform-scoped: the same maintenance command, row by row.
       const r = await db().credential.updateMany({
         where: { id: row.id, kekId: row.kekId },
         data: { secretSealed: resealed, kekId: current },

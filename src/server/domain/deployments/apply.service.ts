@@ -38,6 +38,7 @@ const system = { kind: "system" as const, id: null };
 export async function processPlannedDeployments(limit = 2): Promise<number> {
   await ensureRegistered();
   const me = localHostId();
+  // platform-scoped: the deploy worker claims planned deployments of every workspace.
   const claimed = await db().$queryRaw<{ id: string }[]>`
     WITH load AS (
       SELECT h.id, h.capacity, (SELECT count(*) FROM deployments d WHERE d.runner_host = h.id
@@ -56,12 +57,14 @@ export async function processPlannedDeployments(limit = 2): Promise<number> {
   return claimed.length;
 }
 
+// platform-scoped: the worker's moves of a claimed deployment (its row names the workspace; moves may place it on a runner host).
 const tx = <T>(correlationId: string, fn: (ctx: TMoveCtx) => Promise<T>) => db().$transaction((t) => fn({ tx: t, actor: system, correlationId }));
 
 /** True when the error is a refused move because the deployment changed meanwhile (a stop). */
 const superseded = (err: unknown) => err instanceof AppError && (err.reason === "concurrent_change" || err.reason === "illegal_transition");
 
 export async function applyDeployment(id: string): Promise<void> {
+  // platform-scoped: a claimed deployment, by id.
   const planned = await db().deployment.findUniqueOrThrow({ where: { id } });
   if (planned.status !== "planned") return;
   const cid = planned.correlationId;
@@ -71,6 +74,7 @@ export async function applyDeployment(id: string): Promise<void> {
     if (dep.pipelineRunId) await movePipeline(ctx, await ctx.tx.pipelineRun.findUniqueOrThrow({ where: { id: dep.pipelineRunId } }), "request");
     return dep;
   });
+  // platform-scoped: the claimed deployment's own revision.
   const rev = await db().revision.findUniqueOrThrow({ where: { id: applying.revisionId } });
   const descriptor = rev.descriptor as unknown as TDescriptor;
 
@@ -83,6 +87,7 @@ export async function applyDeployment(id: string): Promise<void> {
       resourceHandlers: resourceHandlers(applying),
       // Recorded at once so a stop or the reconciler can find the process even before it is healthy.
       onStarted: async (state) => {
+        // platform-scoped: the claimed deployment, by id.
         await db().deployment.updateMany({ where: { id, status: "applying" }, data: { runtime: state } });
       },
     });

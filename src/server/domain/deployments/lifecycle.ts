@@ -91,11 +91,11 @@ const RUN_LOG_KEEP_BYTES = 256 * 1024;
 async function keepRunLog(id: string, host: TRunnerOps): Promise<void> {
   const tail = await host.runLog(id, RUN_LOG_KEEP_BYTES);
   if (!tail) return;
-  // Platform-scoped by design: runs after a retirement by a worker or a user, with the deployment's id only; the row names its workspace.
+  // platform-scoped: runs after a retirement by a worker or a user, with the deployment's id only; the row names its workspace.
   const row = await db().deployment.findUnique({ where: { id }, select: { workspaceId: true, evidence: true } });
   if (!row) return;
   const runLog = await storeEvidence(row.workspaceId, Buffer.from(tail, "utf8"), "text/plain; charset=utf-8");
-  await db().deployment.update({ where: { id }, data: { evidence: { ...(row.evidence as object), run_log: runLog } as never } });
+  await scopedDb(row.workspaceId).deployment.update({ where: { id }, data: { evidence: { ...(row.evidence as object), run_log: runLog } as never } });
 }
 
 const BRIDGE_PATH = /^\/v1\/capabilities\/([^/?#]+)\/([^/?#]+)$/;

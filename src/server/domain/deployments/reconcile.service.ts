@@ -55,6 +55,7 @@ export async function reconcileRunner(): Promise<TReconcileReport> {
   }
   // Planned deployments own nothing on disk yet; anything else is an orphan.
   const swept = await r.sweep(async () => {
+    // platform-scoped: the runner's sweep spans every workspace's deployments.
     const busy = await db().deployment.findMany({ where: { status: { in: ["planned", "applying"] } }, select: { id: true } });
     return new Set([...keep, ...busy.map((d) => d.id)]);
   });

@@ -194,6 +194,7 @@ export async function fireDueDeadlines(limit = 20): Promise<number> {
     RETURNING id, subject_id`;
   for (const d of due) {
     try {
+      // platform-scoped: a deadline worker over every workspace's surfaces.
       const released = await db().$transaction(async (tx) => {
         const ctx = { tx, actor: { kind: "system" as const, id: null }, correlationId: newId("evt") };
         await tx.deadline.updateMany({ where: { id: d.id, status: "registered" }, data: { status: "fired", firedAt: new Date(), lockedUntil: null, updatedAt: new Date() } });

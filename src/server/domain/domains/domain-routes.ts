@@ -39,6 +39,7 @@ export async function resolveHostRoute(host: string): Promise<THostRoute> {
   const hit = cachedHostRoute(host);
   if (hit !== undefined) return hit;
   let value: THostRoute = null;
+  // platform-scoped: a custom domain's hostname is globally unique and names no workspace before it is found.
   const d = await db().domain.findUnique({ where: { hostname: host }, select: { id: true, status: true, productId: true, environmentType: true } });
   if (d && d.status === "verified") {
     const s = await db().surface.findFirst({
@@ -64,6 +65,7 @@ onChange("domain-host", (host) => (host === null ? cache.clear() : cache.delete(
  * wildcard certificate for the surface domain, not issued on demand.
  */
 export async function isVerifiedHostname(host: string): Promise<boolean> {
+  // platform-scoped: the TLS terminator asks by hostname (globally unique).
   const d = await db().domain.findUnique({ where: { hostname: host }, select: { status: true } });
   return d?.status === "verified";
 }

@@ -166,6 +166,7 @@ export async function requestVerification(caller: TCaller, workspaceId: string, 
 
 /** Verify requests older than the budgets' hour are no longer needed. */
 export async function pruneVerifyRequests(): Promise<number> {
+  // platform-scoped: prunes every workspace's expired verify budgets.
   const r = await db().domainVerifyRequest.deleteMany({ where: { requestedAt: { lt: new Date(Date.now() - 3_600_000) } } });
   return r.count;
 }

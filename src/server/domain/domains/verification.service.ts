@@ -27,6 +27,7 @@ type TClaimed = Pick<Domain, "id" | "hostname" | "apex" | "verificationToken" | 
 
 export async function processDomainChecks(limit = 20): Promise<number> {
   const recheck = env().CAPSTAN_DOMAIN_RECHECK_SECONDS;
+  // platform-scoped: the verification worker claims domains of every workspace.
   const claimed = await db().$queryRaw<Array<{ id: string; hostname: string; apex: boolean; verification_token: string; check_requested_at: Date | null }>>`
     UPDATE "domains" SET "check_claimed_until" = now() + make_interval(secs => ${CLAIM_SECONDS})
      WHERE "id" IN (
@@ -56,6 +57,7 @@ export async function processDomainChecks(limit = 20): Promise<number> {
 }
 
 async function record(claimed: TClaimed, result: TCheck): Promise<void> {
+  // platform-scoped: a claimed domain, by id (the row names its workspace).
   const changed = await db().$transaction(async (tx) => {
     const [current] = await tx.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "domains" WHERE "id" = ${claimed.id} FOR UPDATE`;
     if (!current) return null;

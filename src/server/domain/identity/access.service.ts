@@ -1,5 +1,5 @@
 import { writeAuditStandalone } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError } from "@/server/platform/errors";
 import type { TPrincipal } from "@/server/trpc/context";
 
@@ -21,14 +21,14 @@ export async function resolveWorkspaceAccess(opts: {
   correlationId: string;
   operation: string;
 }): Promise<TWorkspaceAccess> {
-  const membership = await db().membership.findUnique({
+  const membership = await scopedDb(opts.workspaceId).membership.findUnique({
     where: { workspaceId_userId: { workspaceId: opts.workspaceId, userId: opts.principal.userId } },
     select: { role: true },
   });
   const actor = { kind: "user" as const, id: opts.principal.userId };
   if (!membership) {
     // Only audit on a workspace that exists; unknown ids get the same 403 so ids cannot be probed.
-    const exists = await db().workspace.findUnique({ where: { id: opts.workspaceId }, select: { id: true } });
+    const exists = await scopedDb(opts.workspaceId).workspace.findUnique({ where: { id: opts.workspaceId }, select: { id: true } });
     if (exists) {
       await writeAuditStandalone({
         workspaceId: opts.workspaceId, actor, action: "authz.workspace_mismatch", correlationId: opts.correlationId,

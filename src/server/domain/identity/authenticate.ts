@@ -25,6 +25,7 @@ export async function authenticateRequest(
 
 export async function authenticateControlToken(token: string): Promise<TPrincipal> {
   const claims = await verifyToken(token, "control");
+  // platform-scoped: API tokens are a user's (PLATFORM_GLOBAL), found by jti before any workspace is known.
   const row = await db().apiToken.findUnique({
     where: { id: claims.jti },
     select: { id: true, userId: true, revokedAt: true, lastUsedAt: true, expiresAt: true },
@@ -34,6 +35,7 @@ export async function authenticateControlToken(token: string): Promise<TPrincipa
   if (row.expiresAt.getTime() <= Date.now()) throw invalidToken("expiry check failed: the token has expired");
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
     // Coarse and off the request path: last-used is informational.
+    // platform-scoped: the same user's token row.
     void db().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
   }
   return { kind: "user", userId: row.userId, via: { kind: "api_token", tokenId: row.id } };

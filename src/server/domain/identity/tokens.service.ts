@@ -32,16 +32,19 @@ export async function createApiToken(
   }
   const id = newId("tok");
   const { token, expiresAt } = await signToken({ audience: "control", subject: userId, jti: id, ttlSeconds });
+  // platform-scoped: API tokens and users belong to no workspace (PLATFORM_GLOBAL).
   const row = await db().apiToken.create({ data: { id, userId, name, expiresAt } });
   return { ...toView(row), token };
 }
 
 export async function listApiTokens(userId: string): Promise<TApiTokenView[]> {
+  // platform-scoped: API tokens and users belong to no workspace (PLATFORM_GLOBAL).
   const rows = await db().apiToken.findMany({ where: { userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 200 });
   return rows.map(toView);
 }
 
 export async function revokeApiToken(userId: string, tokenId: string): Promise<TApiTokenView> {
+  // platform-scoped: API tokens and users belong to no workspace (PLATFORM_GLOBAL).
   const row = await db().apiToken.findUnique({ where: { id: tokenId } });
   if (!row || row.userId !== userId) throw notFound(`API token ${tokenId}`);
   const updated = row.revokedAt ? row : await db().apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
@@ -50,6 +53,7 @@ export async function revokeApiToken(userId: string, tokenId: string): Promise<T
 
 /** Operator CLI: a token for an existing user, straight from the database. */
 export async function issueTokenForEmail(email: string, ttlSeconds: number, name = "cli"): Promise<string> {
+  // platform-scoped: API tokens and users belong to no workspace (PLATFORM_GLOBAL).
   const user = await db().user.findUnique({ where: { email: email.trim().toLowerCase() } });
   if (!user) throw notFound(`A user with email ${email}`);
   return (await createApiToken(user.id, name, ttlSeconds)).token;

@@ -20,6 +20,7 @@ export async function hashPassword(password: string): Promise<string> {
 /** Returns the user when the password matches; constant work whether or not the email exists. */
 export async function verifyPassword(email: string, password: string): Promise<TUserView | null> {
   // The one read of the hash: it is omitted from every other query (db/client.ts OMIT_SECRETS).
+  // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
   const user = await db().user.findUnique({ where: { email: email.trim().toLowerCase() }, omit: { passwordHash: false } });
   const stored = user?.passwordHash ?? "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$2wzWZm8Ca2rSd0Yk1hB0dYSIvFzlS4eLDUaVyD3Yd6Q";
   const ok = await verify(stored, password).catch(() => false);
@@ -32,9 +33,11 @@ export async function createUser(
   input: { email: string; name: string; password: string },
 ): Promise<TUserView> {
   const email = input.email.trim().toLowerCase();
+  // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
   if (await db().user.findUnique({ where: { email }, select: { id: true } })) {
     throw new AppError("conflict", `A user with email ${email} already exists`, { reason: "email_taken" });
   }
+  // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
   const user = await db().user.create({
     data: { id: newId("usr"), email, name: input.name, passwordHash: await hashPassword(input.password) },
   });
@@ -48,6 +51,7 @@ export async function createUser(
  * Idempotent and safe to race (a unique violation means another process won).
  */
 export async function bootstrapPlatform(correlationId: string): Promise<{ created: boolean; email?: string }> {
+  // platform-scoped: bootstrap creates the platform workspace and its owner (a user): the platform's own setup.
   const existing = await db().workspace.findUnique({ where: { id: PLATFORM_WORKSPACE_ID }, select: { id: true } });
   if (existing) return { created: false };
   const cfg = env();
@@ -56,6 +60,7 @@ export async function bootstrapPlatform(correlationId: string): Promise<{ create
   const password = cfg.BOOTSTRAP_ADMIN_PASSWORD ?? randomBytes(18).toString("base64url");
   const passwordHash = await hashPassword(password);
   try {
+    // platform-scoped: bootstrap creates the platform workspace and its owner (a user): the platform's own setup.
     await db().$transaction(async (tx) => {
       const user =
         (await tx.user.findUnique({ where: { email } })) ??

@@ -34,7 +34,7 @@ export type TInvitationPreview = {
 
 async function byToken(token: string): Promise<Invitation | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  // The workspace is unknown until the token is found: platform-wide read by a unique hash.
+  // platform-scoped: the workspace is unknown until the token is found (a read by a globally unique hash).
   return db().invitation.findUnique({ where: { tokenHash: tokenHash(token) }, omit: WITH_TOKEN_HASH });
 }
 
@@ -46,6 +46,7 @@ export async function previewInvitation(token: string): Promise<TInvitationPrevi
   }
   const [ws, inviter, account] = await Promise.all([
     scopedDb(inv.workspaceId).workspace.findUnique({ where: { id: inv.workspaceId }, select: { name: true } }),
+    // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
     db().user.findUnique({ where: { id: inv.invitedById }, select: { name: true } }),
     db().user.findUnique({ where: { email: inv.email }, select: { id: true } }),
   ]);
@@ -96,6 +97,7 @@ async function consume(tx: Prisma.TransactionClient, inv: Invitation, user: { id
 export async function acceptInvitation(userId: string, token: string, correlationId: string): Promise<TInvitationAccepted> {
   const inv = await byToken(token);
   if (!inv || effectiveStatus(inv) !== "pending") throw unusable(inv);
+  // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
   const user = await db().user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
   if (!user || user.email !== inv.email) {
     throw new AppError("forbidden", `This invitation is for ${inv.email}; you are signed in as ${user?.email ?? "another user"}. Sign in with the invited address to accept it`, {
@@ -115,6 +117,7 @@ export async function signUpAndAccept(input: { token: string; name: string; pass
   const inv = await byToken(input.token);
   if (!inv || effectiveStatus(inv) !== "pending") throw unusable(inv);
   const taken = () => new AppError("conflict", `An account for ${inv.email} already exists; sign in to accept the invitation`, { reason: "email_taken" });
+  // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
   if (await db().user.findUnique({ where: { email: inv.email }, select: { id: true } })) throw taken();
   const passwordHash = await hashPassword(input.password);
   try {

@@ -37,7 +37,7 @@ export const tokenHash = (token: string): string => createHash("sha256").update(
 const ttlMs = () => env().CAPSTAN_INVITATION_TTL_HOURS * 3_600_000;
 
 async function inviters(ids: string[]): Promise<Map<string, { name: string; email: string }>> {
-  // Users are platform-wide (PLATFORM_GLOBAL): read by id through db().
+  // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL); read by id.
   const users = ids.length ? await db().user.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true, email: true } }) : [];
   return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
 }

@@ -38,6 +38,7 @@ export async function deploymentResources(dep: TDep): Promise<TResourceSpec[]> {
   }
   if (specs.length) {
     // db(): the scoped client creates child rows one by one only (no createMany); the resources were read scoped above.
+    // platform-scoped: the scoped client creates child rows one by one only (no createMany); the resources were read scoped above.
     await db().managedResourceUse.createMany({
       data: specs.map((s) => ({ deploymentId: dep.id, resourceId: s.resourceId, envVar: s.envVar })),
       skipDuplicates: true,

@@ -27,6 +27,7 @@ const CLAIM_SECONDS = 60;
 const RETRY_SECONDS = 30;
 
 export async function processManagedResources(limit = 10): Promise<number> {
+  // platform-scoped: the claim spans every workspace's resources.
   const claimed = await db().$queryRaw<Array<{ id: string }>>`
     UPDATE "managed_resources" SET "claimed_until" = now() + make_interval(secs => ${CLAIM_SECONDS})
      WHERE "id" IN (
@@ -47,6 +48,7 @@ export async function processManagedResources(limit = 10): Promise<number> {
 const scrub = (s: string) => s.replace(/SCRAM-SHA-256\$[^\s']+/g, "[verifier]").replace(/postgres(?:ql)?:\/\/[^\s]+/g, "[url]").slice(0, 500);
 
 async function step(id: string): Promise<void> {
+  // platform-scoped: a claimed row by id, to learn its workspace.
   const r = await db().managedResource.findUniqueOrThrow({ where: { id }, omit: { sealedSecret: false } });
   if (r.status === "provisioning") return provision(r);
   if (r.status === "deletion_scheduled") {
@@ -118,6 +120,7 @@ async function destroy(r: TMres): Promise<void> {
  */
 export async function measureManagedResources(limit = 20, now = new Date()): Promise<number> {
   const stale = new Date(now.getTime() - env().CAPSTAN_MRES_MEASURE_SECONDS * 1000);
+  // platform-scoped: the measuring scan spans every workspace's resources.
   const rows = await db().managedResource.findMany({
     where: { status: { in: ["available", "deletion_scheduled"] }, OR: [{ sizeMeasuredAt: null }, { sizeMeasuredAt: { lt: stale } }] },
     orderBy: { sizeMeasuredAt: { sort: "asc", nulls: "first" } }, take: limit,
@@ -138,6 +141,7 @@ export async function measureManagedResources(limit = 20, now = new Date()): Pro
 
 async function recordSize(id: string, size: number, now: Date): Promise<void> {
   const month = utcMonth(now);
+  // platform-scoped: a measured row by id, to learn its workspace.
   const pre = await db().managedResource.findUniqueOrThrow({ where: { id }, select: { workspaceId: true } });
   await ensureMonthBudgets(pre.workspaceId, month);
   await scopedDb(pre.workspaceId).$transaction(async (tx) => {

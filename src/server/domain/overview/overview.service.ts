@@ -39,6 +39,7 @@ export async function getOverview(workspaceId: string, role: TRole, now = new Da
       select: { id: true, productId: true, environmentType: true, reasonCode: true, updatedAt: true, product: { select: { name: true } } },
     }),
     // Raw SQL (not filtered by the scoped client): the statement names the workspace itself.
+    // Raw SQL on purpose: the statement names the workspace itself.
     db().$queryRaw<{ reason: string | null; count: number; last_at: Date }[]>`
       SELECT reason, count(*)::int AS count, max(created_at) AS last_at
         FROM capability_invocations

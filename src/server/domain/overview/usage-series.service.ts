@@ -22,6 +22,7 @@ export async function usageSeries(workspaceId: string, q: TUsageSeriesQuery, now
   const r = resolveRange(q, now);
   const createdBefore = new Date(r.end.getTime() + DAY_MS);
   // Raw SQL (one GROUPING SETS scan; not filtered by the scoped client): it names the workspace itself.
+  // Raw SQL on purpose: one GROUPING SETS scan; it names the workspace itself.
   const rows = await db().$queryRaw<TRow[]>`
     SELECT to_char(c.day, 'YYYY-MM-DD') AS day,
            GROUPING(c.capability)::int AS by_product,
@@ -63,6 +64,7 @@ export async function spendThisMonth(workspaceId: string, now = new Date()): Pro
   const month = utcMonth(now);
   const start = new Date(`${month}-01T00:00:00.000Z`);
   // Raw SQL, as above: it names the workspace itself.
+  // Raw SQL on purpose: it names the workspace itself.
   const rows = await db().$queryRaw<{ currency: string; micros: string }[]>`
     SELECT charge_currency AS currency, sum(charge_micros)::text AS micros
       FROM capability_invocations

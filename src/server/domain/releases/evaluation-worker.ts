@@ -1,5 +1,6 @@
 import type { Deployment, Evaluation, Prisma, Revision } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
@@ -23,6 +24,10 @@ import { cutVersion } from "./versions.service";
  * session of the requester, the app's log -> passed (a version is cut in the
  * same transaction) or failed. The first failing check decides; later
  * checks are skipped. The evaluation's deployment is stopped at the end.
+ *
+ * Tenancy: the claim and the first read of a claimed evaluation by id are
+ * platform-scoped (every workspace's queue); everything after that runs on
+ * scopedDb(e.workspaceId).
  */
 const LEASE_SECONDS = 300;
 /** One preview slot per revision: evaluations of other revisions of the product never supersede each other's deployment. */
@@ -32,6 +37,7 @@ const CRASH = /Uncaught|UnhandledPromiseRejection|unhandledRejection|FATAL ERROR
 const system = { kind: "system" as const, id: null };
 
 export async function processEvaluations(limit = 4): Promise<number> {
+  // platform-scoped: the claim scans every workspace's evaluations.
   const claimed = await db().$queryRaw<{ id: string }[]>`
     UPDATE evaluations SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = attempts + 1, updated_at = now()
      WHERE id IN (
@@ -64,14 +70,16 @@ function mark(run: TRun, name: TEvaluationCheckName, status: "passed" | "failed"
 }
 
 async function advance(id: string): Promise<void> {
+  // platform-scoped: the claimed row is read by id to learn its workspace; the rest is scoped to it.
   const e = await db().evaluation.findUniqueOrThrow({ where: { id } });
+  const sdb = scopedDb(e.workspaceId);
   const run: TRun = { checks: e.checks as TEvaluationCheck[], findings: e.findings as TEvaluationFinding[] };
   if (e.status === "queued") return start(e, run);
-  const dep = e.deploymentId ? await db().deployment.findUnique({ where: { id: e.deploymentId } }) : null;
+  const dep = e.deploymentId ? await sdb.deployment.findUnique({ where: { id: e.deploymentId } }) : null;
   if (!dep) return finish(e, run, "deployment", [finding("deployment", "deployment", "error", "deployment_failed", "The evaluation's deployment is gone.")]);
   if (e.status === "deploying") {
     if (dep.status === "planned" || dep.status === "applying") {
-      await db().evaluation.update({ where: { id }, data: { lockedUntil: null } });
+      await sdb.evaluation.update({ where: { id }, data: { lockedUntil: null } });
       return;
     }
     if (dep.status !== "active") {
@@ -82,14 +90,14 @@ async function advance(id: string): Promise<void> {
       ]);
     }
     mark(run, "deployment", "passed");
-    const checking = await db().$transaction((tx) => moveEvaluation(tx, e, "check", { checks: run.checks as never }));
+    const checking = await sdb.$transaction((tx) => moveEvaluation(tx, e, "check", { checks: run.checks as never }));
     return check(checking, run, dep);
   }
   return check(e, run, dep);
 }
 
 async function start(e: Evaluation, run: TRun): Promise<void> {
-  const rev = await db().revision.findUniqueOrThrow({ where: { id: e.revisionId } });
+  const rev = await scopedDb(e.workspaceId).revision.findUniqueOrThrow({ where: { id: e.revisionId } });
   if (rev.descriptorStatus !== "confirmed") {
     return finish(e, run, "descriptor", [finding("descriptor", "descriptor", "error", "descriptor_unconfirmed", `The runtime descriptor is ${rev.descriptorStatus}, not confirmed: confirm it (descriptor:confirm) before evaluating.`)]);
   }
@@ -115,17 +123,17 @@ async function start(e: Evaluation, run: TRun): Promise<void> {
     if (!(err instanceof AppError)) throw err;
     return finish(e, run, "deployment", [finding("deployment", "deployment", "error", "deployment_refused", err.message)]);
   }
-  await db().$transaction((tx) => moveEvaluation(tx, e, "deploy", { deploymentId: depId, startedAt: new Date(), lockedUntil: null, checks: run.checks as never }));
+  await scopedDb(e.workspaceId).$transaction((tx) => moveEvaluation(tx, e, "deploy", { deploymentId: depId, startedAt: new Date(), lockedUntil: null, checks: run.checks as never }));
 }
 
 async function check(e: Evaluation, run: TRun, dep: Deployment): Promise<void> {
-  const srf = await db().surface.findUnique({ where: { deploymentId: dep.id } });
+  const srf = await scopedDb(e.workspaceId).surface.findUnique({ where: { deploymentId: dep.id } });
   if (!srf || srf.status !== "active") {
     return finish(e, run, "surface", [finding("surface", "surface", "error", "surface_unreachable", `The deployment's surface is ${srf?.status ?? "missing"}, not active.`)], dep);
   }
   mark(run, "surface", "passed");
 
-  const rev = await db().revision.findUniqueOrThrow({ where: { id: e.revisionId } });
+  const rev = await scopedDb(e.workspaceId).revision.findUniqueOrThrow({ where: { id: e.revisionId } });
   const smoke = await smokeRequests(e, rev, srf.id);
   if (smoke.findings.length) {
     mark(run, "smoke", "failed", { invocation_ids: smoke.invocationIds });
@@ -191,7 +199,7 @@ async function finish(
     checks: run.checks as unknown as Prisma.InputJsonValue, findings: [...run.findings, ...findings] as unknown as Prisma.InputJsonValue,
     finishedAt: new Date(), lockedUntil: null, ...(sessionId ? { sessionId } : {}),
   };
-  await db().$transaction(async (tx) => {
+  await scopedDb(e.workspaceId).$transaction(async (tx) => {
     const current = await tx.evaluation.findUniqueOrThrow({ where: { id: e.id } });
     if (!failedCheck && rev) {
       const version = await cutVersion(tx, current, { contractHash: rev.contractHash!, descriptorHash: rev.descriptorHash! });
@@ -201,7 +209,7 @@ async function finish(
     }
   });
   if (dep && dep.status === "active") {
-    const now = await db().deployment.findUnique({ where: { id: dep.id } });
+    const now = await scopedDb(e.workspaceId).deployment.findUnique({ where: { id: dep.id } });
     if (now?.status === "active") await retire(now, "stop", "stopped", system).catch((err) => logger.error("evaluation.stop_failed", { deployment_id: dep.id, error: String(err) }));
   }
 }

@@ -22,6 +22,7 @@ import { qualifiedRevisions } from "./versions.service";
 const system = { kind: "system" as const, id: null };
 
 export async function processReleaseWindows(now = new Date()): Promise<number> {
+  // platform-scoped: the release-window worker spans every workspace's releases.
   const rows = await db().release.findMany({ where: { status: { in: ["pending_approval", "draft", "ready", "live"] } }, orderBy: { createdAt: "asc" }, take: 200 });
   const qualified = await qualifiedRevisions([...new Set(rows.map((r) => r.revisionId))]);
   let moved = 0;
@@ -41,6 +42,7 @@ const over = (r: Release, now: Date) => r.endsAt !== null && r.endsAt <= now;
 
 async function step(r: Release, now: Date, qualified: boolean): Promise<boolean> {
   const cid = newId("evt");
+  // platform-scoped: the worker's moves of a release read above (its row names the workspace).
   const inTx = <T>(fn: (ctx: TReleaseCtx) => Promise<T>) => db().$transaction((tx) => fn({ tx, actor: system, correlationId: cid }));
   const dep = r.deploymentId ? await db().deployment.findUnique({ where: { id: r.deploymentId } }) : null;
 

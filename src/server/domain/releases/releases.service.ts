@@ -1,6 +1,5 @@
 import type { Release } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -20,10 +19,10 @@ const invalid = (path: string, message: string, reason = "validation_failed") =>
   new AppError("validation_failed", message, { reason, errors: [{ path, message }] });
 
 /** The capabilities of the product's live release's revision, when one is live. */
-async function liveBaseline(productId: string): Promise<{ release: Release; capabilities: TCapabilityEntry[] } | null> {
-  const live = await db().release.findFirst({ where: { productId, status: "live" }, orderBy: { updatedAt: "desc" } });
+async function liveBaseline(workspaceId: string, productId: string): Promise<{ release: Release; capabilities: TCapabilityEntry[] } | null> {
+  const live = await scopedDb(workspaceId).release.findFirst({ where: { productId, status: "live" }, orderBy: { updatedAt: "desc" } });
   if (!live) return null;
-  const rev = await db().revision.findUniqueOrThrow({ where: { id: live.revisionId }, select: { capabilities: true } });
+  const rev = await scopedDb(workspaceId).revision.findUniqueOrThrow({ where: { id: live.revisionId }, select: { capabilities: true } });
   return { release: live, capabilities: (rev.capabilities ?? []) as unknown as TCapabilityEntry[] };
 }
 
@@ -54,7 +53,7 @@ export async function createRelease(caller: TCaller, workspaceId: string, body: 
     event = "block";
     reasonCode = "window_ended";
   } else {
-    const baseline = await liveBaseline(product.id);
+    const baseline = await liveBaseline(workspaceId, product.id);
     const rev = await scopedDb(workspaceId).revision.findUniqueOrThrow({ where: { id: version.revisionId }, select: { capabilities: true } });
     const w = baseline ? isWidening(baseline.capabilities, (rev.capabilities ?? []) as unknown as TCapabilityEntry[]) : { widened: false };
     if (baseline && w.widened) {

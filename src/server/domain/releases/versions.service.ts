@@ -24,6 +24,7 @@ export function toVersion(v: Version, qualified: boolean): TVersion {
 /** Whether the latest finished evaluation of each revision passed. */
 export async function qualifiedRevisions(revisionIds: string[]): Promise<Set<string>> {
   if (!revisionIds.length) return new Set();
+  // platform-scoped: by revision ids the callers read through their workspace's scopedDb (the release-window worker: of every workspace).
   const rows = await db().evaluation.findMany({
     where: { revisionId: { in: revisionIds }, status: { in: ["passed", "failed"] } },
     orderBy: [{ finishedAt: "desc" }, { id: "desc" }],

@@ -37,6 +37,7 @@ export async function lapseRunnerHosts(limit = 50): Promise<TLapseReport> {
     logger.warn("runner.host_lost", { runner_host: h.id, last_heartbeat_at: h.last_heartbeat_at.toISOString() });
     signalChange("runner-host", h.id);
   }
+  // platform-scoped: deployments of every workspace on a lost runner host.
   const orphans = await db().$queryRaw<Deployment[]>`
     SELECT d.id FROM deployments d JOIN runner_hosts h ON h.id = d.runner_host
      WHERE h.state = 'lost' AND d.status IN ('applying', 'active')
@@ -44,6 +45,7 @@ export async function lapseRunnerHosts(limit = 50): Promise<TLapseReport> {
   const failed: string[] = [];
   for (const { id } of orphans) {
     try {
+      // platform-scoped: each orphan moves in its own transaction, reading its runner host (PLATFORM_GLOBAL).
       const moved = await db().$transaction(async (tx) => {
         const dep = await tx.deployment.findUniqueOrThrow({ where: { id } });
         const host = await tx.runnerHost.findUnique({ where: { id: dep.runnerHost ?? "" } });

@@ -1,5 +1,6 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JSONWebKeySet } from "jose";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { egressBlocked, egressFetch, type TEgressResponse } from "@/server/platform/egress";
 import { sha256Hex, safeEqual } from "@/server/platform/crypto";
 import { isId, newId } from "@/server/platform/ids";
@@ -78,6 +79,7 @@ async function findClient(
   withSecret: boolean,
 ): Promise<(TIdentityRow & { secretHash?: string; previousSecretHash?: string | null }) | null> {
   if (!isId("svc", clientId)) return null;
+  // platform-scoped: the OAuth client id is globally unique and names no workspace before it is found.
   return db().serviceIdentity.findUnique({ where: { id: clientId }, omit: { secretHash: !withSecret, previousSecretHash: !withSecret } });
 }
 
@@ -89,7 +91,7 @@ async function issueBridgeToken(row: TIdentityRow, claims: Record<string, unknow
     ttlSeconds: BRIDGE_TOKEN_TTL_SECONDS,
     claims: { ws: row.workspaceId, prod: row.productId, env: row.environmentType, kind: row.kind, ...claims },
   });
-  await db().serviceIdentity.update({ where: { id: row.id }, data: { lastTokenAt: new Date() } });
+  await scopedDb(row.workspaceId).serviceIdentity.update({ where: { id: row.id }, data: { lastTokenAt: new Date() } });
   return {
     access_token: token, token_type: "Bearer", expires_in: BRIDGE_TOKEN_TTL_SECONDS, scope: BRIDGE_SCOPE,
     ...(exchange ? { issued_token_type: ACCESS_TOKEN_TYPE } : {}),
@@ -310,6 +312,7 @@ onChange("service-identity", (id) => (id === null ? caches.bridge.clear() : cach
 async function bridgeIdentity(id: string): Promise<TIdentityRow | null> {
   const hit = caches.bridge.get(id);
   if (hit && Date.now() - hit.at < REVOCATION_CACHE_MS) return hit.row;
+  // platform-scoped: a Bridge token's subject, by id (the token names its workspace, checked by the caller).
   const row = await db().serviceIdentity.findUnique({
     where: { id },
     select: {

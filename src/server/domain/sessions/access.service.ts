@@ -42,12 +42,13 @@ export function toSession(s: Session): TSession {
 }
 
 export async function roleIn(workspaceId: string, userId: string): Promise<TRole | null> {
-  const m = await db().membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, select: { role: true } });
+  const m = await scopedDb(workspaceId).membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, select: { role: true } });
   return (m?.role as TRole | undefined) ?? null;
 }
 
 /** Finds a valid access of the caller to the surface or qualifies a new one. */
 export async function qualifyAccess(caller: TCaller, surfaceId: string): Promise<{ access: Access; reused: boolean }> {
+  // platform-scoped: a surface's id path names no workspace; the row names it and membership is checked next.
   const srf = await db().surface.findUnique({ where: { id: surfaceId } });
   if (!srf) throw notFound(`Surface ${surfaceId}`);
   const actor = { kind: "user" as const, id: caller.userId };
@@ -62,7 +63,7 @@ export async function qualifyAccess(caller: TCaller, surfaceId: string): Promise
     await deny(`surface_${srf.status}`);
     throw new AppError("conflict", `Surface ${surfaceId} is ${srf.status}: access is only granted to an active surface`, { reason: "surface_not_active" });
   }
-  return db().$transaction(async (tx) => {
+  return scopedDb(srf.workspaceId).$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`access:${surfaceId}:${caller.userId}`}, 0))`;
     const existing = await tx.access.findFirst({
       where: { surfaceId, accountId: caller.userId, revokedAt: null, expiresAt: { gt: new Date() } },

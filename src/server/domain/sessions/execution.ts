@@ -1,7 +1,7 @@
 import type { Deployment, Invocation, Session } from "@/generated/prisma/client";
 import os from "node:os";
 import { blobStore, isBlobStoreOutage } from "@/server/platform/blob-store";
-import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { signToken } from "@/server/platform/jwt";
@@ -64,7 +64,7 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
   }
   // The body goes with the content type it was uploaded with.
   const bodyType = input.body_evidence
-    ? (await db().workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId: session.workspaceId, sha256: input.body_evidence.sha256 } }, select: { contentType: true } }))?.contentType
+    ? (await scopedDb(session.workspaceId).workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId: session.workspaceId, sha256: input.body_evidence.sha256 } }, select: { contentType: true } }))?.contentType
     : undefined;
   const { token } = await signToken({
     audience: "runner", subject: executionId, jti: newId("tok"), ttlSeconds: Math.ceil(timeoutMs / 1000) + 60,

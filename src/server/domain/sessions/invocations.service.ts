@@ -61,8 +61,8 @@ type TContext = Awaited<ReturnType<typeof loadContext>>;
 
 async function loadContext(session: Session) {
   const [access, surfaceWithDeployment] = await Promise.all([
-    db().access.findUniqueOrThrow({ where: { id: session.accessId } }),
-    db().surface.findUniqueOrThrow({ where: { id: session.surfaceId }, include: { deployment: true } }),
+    scopedDb(session.workspaceId).access.findUniqueOrThrow({ where: { id: session.accessId } }),
+    scopedDb(session.workspaceId).surface.findUniqueOrThrow({ where: { id: session.surfaceId }, include: { deployment: true } }),
   ]);
   const { deployment, ...surface } = surfaceWithDeployment;
   return { session, access, surface, deployment };
@@ -87,6 +87,7 @@ async function run(inv: Invocation, d: TDecision, correlationId: string, ctx: TC
   const event = outboxRow(inv.workspaceId, inv.id, correlationId, {
     invocation_id: inv.id, session_id: inv.sessionId, status: "executed", execution_status: execution.status, http_status: execution.result.http_status,
   });
+  // Raw SQL on purpose (the hot path's one round trip): the invocation was just written for its workspace, the event names it.
   const rows = await db().$queryRaw<Array<{ updated_at: Date }>>`
     WITH upd AS (
       UPDATE invocations SET admission = ${JSON.stringify(admission)}::jsonb, execution = ${JSON.stringify(execution)}::jsonb, updated_at = now()
@@ -128,6 +129,7 @@ async function insertInvocation(session: Session, input: TInvocationInput, decis
   const base = { id, sessionId: session.id, workspaceId: session.workspaceId, productId: session.productId, surfaceId: session.surfaceId, accountId: session.accountId };
   const admission = admissionOf(base, decision, { executionId: null, pendingId });
   const event = outboxRow(session.workspaceId, id, caller.correlationId, { invocation_id: id, session_id: session.id, status: decision.outcome, reason: decision.reason });
+  // Raw SQL on purpose (one round trip): every insert names the session's workspace.
   const rows = await db().$queryRaw<Array<{ sequence: number; created_at: Date }>>`
     WITH seq AS (
       UPDATE sessions SET next_sequence = next_sequence + 1, updated_at = now()
@@ -152,26 +154,27 @@ async function insertInvocation(session: Session, input: TInvocationInput, decis
 }
 
 export async function getInvocation(caller: TCaller, sessionId: string, invocationId: string): Promise<TInvocation> {
-  await sessionFor(caller, sessionId, { othersNeed: "viewer" });
-  const inv = await db().invocation.findUnique({ where: { id: invocationId } });
+  const { session } = await sessionFor(caller, sessionId, { othersNeed: "viewer" });
+  const inv = await scopedDb(session.workspaceId).invocation.findUnique({ where: { id: invocationId } });
   if (!inv || inv.sessionId !== sessionId) throw notFound(`Invocation ${invocationId}`);
   return toInvocation(inv);
 }
 
 export async function listInvocations(caller: TCaller, sessionId: string, q: TListQuery): Promise<TPage<TInvocation>> {
-  await sessionFor(caller, sessionId, { othersNeed: "viewer" });
+  const { session } = await sessionFor(caller, sessionId, { othersNeed: "viewer" });
   const args = keysetArgs(q);
-  const rows = await db().invocation.findMany({ ...args, where: { ...args.where, sessionId } });
+  const rows = await scopedDb(session.workspaceId).invocation.findMany({ ...args, where: { ...args.where, sessionId } });
   return toPage(rows, q, toInvocation);
 }
 
 /** Re-decides a pending invocation after an owner/admin approved it, and runs it when admitted. */
 export async function readmit(inv: Invocation, correlationId: string): Promise<Invocation> {
-  const ctx = await loadContext(await db().session.findUniqueOrThrow({ where: { id: inv.sessionId } }));
-  const role = (await db().membership.findUnique({ where: { workspaceId_userId: { workspaceId: inv.workspaceId, userId: inv.accountId ?? "" } }, select: { role: true } }))?.role ?? null;
+  const sdb = scopedDb(inv.workspaceId);
+  const ctx = await loadContext(await sdb.session.findUniqueOrThrow({ where: { id: inv.sessionId } }));
+  const role = (await sdb.membership.findUnique({ where: { workspaceId_userId: { workspaceId: inv.workspaceId, userId: inv.accountId ?? "" } }, select: { role: true } }))?.role ?? null;
   const decision = await admit({ callerId: inv.accountId ?? "", role: role as never, method: (inv.input as TInvocationInput).method, ...ctx, consented: true });
   const prev = inv.admission as TAdmission;
   const admission = admissionOf(inv, decision, { executionId: null, pendingId: prev.pending_operation_id });
-  const row = await db().invocation.update({ where: { id: inv.id }, data: { admission: admission, updatedAt: new Date() } });
+  const row = await sdb.invocation.update({ where: { id: inv.id }, data: { admission: admission, updatedAt: new Date() } });
   return decision.outcome === "admitted" ? run(row, decision, correlationId, ctx) : row;
 }

@@ -18,8 +18,9 @@ import { qualifyAccess, roleIn, toSession, type TCaller } from "./access.service
  */
 export async function openSession(caller: TCaller, surfaceId: string): Promise<TSession> {
   const { access } = await qualifyAccess(caller, surfaceId);
-  const srf = await db().surface.findUniqueOrThrow({ where: { id: surfaceId } });
-  const session = await db().$transaction(async (tx) => {
+  const sdb = scopedDb(access.workspaceId);
+  const srf = await sdb.surface.findUniqueOrThrow({ where: { id: surfaceId } });
+  const session = await sdb.$transaction(async (tx) => {
     const s = await tx.session.create({
       data: {
         id: newId("ses"), workspaceId: access.workspaceId, productId: access.productId, surfaceId, accountId: caller.userId,
@@ -35,6 +36,7 @@ export async function openSession(caller: TCaller, surfaceId: string): Promise<T
 
 /** The session, if the caller may see it: its account, or an owner/admin of its workspace (`minRole` for others). */
 export async function sessionFor(caller: TCaller, sessionId: string, opts: { othersNeed?: TRole } = {}): Promise<{ session: Session; role: TRole }> {
+  // platform-scoped: /v1/sessions/{ses} names no workspace; the row names it and membership is checked next.
   const session = await db().session.findUnique({ where: { id: sessionId } });
   if (!session) throw notFound(`Session ${sessionId}`);
   const role = await roleIn(session.workspaceId, caller.userId);
@@ -52,7 +54,7 @@ export async function getSession(caller: TCaller, sessionId: string): Promise<TS
 export async function closeSession(caller: TCaller, sessionId: string): Promise<TSession> {
   const { session } = await sessionFor(caller, sessionId);
   const now = new Date();
-  return db().$transaction(async (tx) => {
+  return scopedDb(session.workspaceId).$transaction(async (tx) => {
     const moved = await tx.session.updateMany({ where: { id: sessionId, state: "active" }, data: { state: "closed", closedAt: now, closedReason: "closed", updatedAt: now } });
     if (moved.count !== 1) throw new AppError("conflict", `Session ${sessionId} is already closed`, { reason: "session_closed" });
     await emitEvent(tx, { workspaceId: session.workspaceId, type: "session.changed", correlationId: caller.correlationId, subject: sessionId, data: { session_id: sessionId, surface_id: session.surfaceId, state: "closed" } });

@@ -39,6 +39,7 @@ export async function claimEvidence(workspaceId: string, items: Array<{ evidence
 
 /** One statement, so concurrent writers of the same bytes do not race (Prisma's upsert is read-then-write). */
 async function grant(workspaceId: string, sha256: string, contentType: string): Promise<void> {
+  // Raw SQL on purpose: one statement (no upsert race); it names the workspace itself.
   await db().$executeRaw`
     INSERT INTO workspace_blobs (workspace_id, sha256, content_type) VALUES (${workspaceId}, ${sha256}, ${contentType.slice(0, 255)})
     ON CONFLICT DO NOTHING`;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Prisma, type SourceFreeze } from "@/generated/prisma/client";
 import { blobStore, isBlobStoreOutage } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { AppError, toProblem } from "@/server/platform/errors";
 import { logger } from "@/server/platform/logger";
@@ -21,6 +22,8 @@ import { scanTree } from "./tree-scan";
  * writes the deterministic snapshot to the blob store, detects the runtime
  * descriptor and validates capabilities.json. Outcomes: frozen, rejected
  * (spec 2.4 codes, with the offending path in problem.errors) or failed.
+ * The claim and the read of a claimed freeze by id are platform-scoped (every
+ * workspace's queue); the freeze's own writes run on scopedDb(freeze.workspaceId).
  */
 const LEASE_SECONDS = 300;
 const MAX_ATTEMPTS = 3;
@@ -28,6 +31,7 @@ const MAX_ATTEMPTS = 3;
 export const OUTAGE_RETRY_MS = 2_000;
 
 export async function processPendingFreezes(limit = 2): Promise<number> {
+  // platform-scoped: the claim scans every workspace's pending freezes.
   const claimed = await db().$queryRaw<{ id: string }[]>`
     UPDATE source_freezes SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = attempts + 1, updated_at = now()
      WHERE id IN (
@@ -36,6 +40,7 @@ export async function processPendingFreezes(limit = 2): Promise<number> {
         ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING id`;
   for (const { id } of claimed) {
+    // platform-scoped: the claimed row is read by id to learn its workspace.
     const freeze = await db().sourceFreeze.findUniqueOrThrow({ where: { id } });
     await freezeOne(freeze).catch((err) => logger.error("freeze.crashed", { source_freeze_id: id, error: String(err) }));
   }
@@ -69,7 +74,7 @@ export async function freezeOne(freeze: SourceFreeze): Promise<void> {
     const readText = (p: string) => readRegularFile(src.dir, entries, p);
     const { descriptor, findings } = await detectDescriptor(entries, readText);
     const contract = validateContract(entries.some((e) => e.path === "capabilities.json" && e.kind === "file") ? await readText("capabilities.json") : null);
-    const replayed = (await db().sourceFreeze.count({
+    const replayed = (await scopedDb(freeze.workspaceId).sourceFreeze.count({
       where: { productId: freeze.productId, commitSha: src.commitSha, status: "frozen", id: { not: freeze.id } },
     })) > 0;
     await finish(freeze, {
@@ -109,14 +114,14 @@ export async function freezeOne(freeze: SourceFreeze): Promise<void> {
         instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
       });
       logger.warn("freeze.blob_store_unavailable", { source_freeze_id: freeze.id, error: (err as Error).message });
-      await db().sourceFreeze.update({
+      await scopedDb(freeze.workspaceId).sourceFreeze.update({
         where: { id: freeze.id },
         data: { attempts: { decrement: 1 }, lockedUntil: new Date(Date.now() + OUTAGE_RETRY_MS), problem: problem as unknown as Prisma.InputJsonValue },
       });
     } else if (freeze.attempts < MAX_ATTEMPTS) {
       // Our own fault (disk, database): release the lease for another try.
       logger.error("freeze.attempt_failed", { source_freeze_id: freeze.id, attempt: freeze.attempts, error: String(err) });
-      await db().sourceFreeze.update({ where: { id: freeze.id }, data: { lockedUntil: new Date(Date.now() + 5_000 * freeze.attempts) } });
+      await scopedDb(freeze.workspaceId).sourceFreeze.update({ where: { id: freeze.id }, data: { lockedUntil: new Date(Date.now() + 5_000 * freeze.attempts) } });
     } else {
       const problem = toProblem(new AppError("internal", "The source could not be frozen; quote the correlation id when reporting it."), {
         instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
@@ -155,7 +160,7 @@ type TFinish = {
 
 async function finish(freeze: SourceFreeze, f: TFinish): Promise<void> {
   const now = new Date();
-  await db().$transaction(async (tx) => {
+  await scopedDb(freeze.workspaceId).$transaction(async (tx) => {
     await tx.sourceFreeze.update({
       where: { id: freeze.id },
       data: {

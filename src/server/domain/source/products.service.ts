@@ -1,6 +1,5 @@
 import type { Product, Revision, SourceFreeze } from "@/generated/prisma/client";
 import { writeAudit } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
@@ -31,13 +30,14 @@ async function activityOf(products: Product[]): Promise<Map<string, TActivity>> 
   const ids = products.map((p) => p.id);
   const out = new Map<string, TActivity>();
   if (ids.length === 0) return out;
+  const sdb = scopedDb(products[0]!.workspaceId);
   const [freezes, active, deployed] = await Promise.all([
-    db().sourceFreeze.findMany({
+    sdb.sourceFreeze.findMany({
       where: { productId: { in: ids } }, orderBy: [{ productId: "asc" }, { createdAt: "desc" }], distinct: ["productId"],
       select: { productId: true, status: true, updatedAt: true },
     }),
-    db().deployment.groupBy({ by: ["productId"], where: { productId: { in: ids }, status: "active" }, _count: { _all: true } }),
-    db().deployment.groupBy({ by: ["productId"], where: { productId: { in: ids } }, _max: { updatedAt: true } }),
+    sdb.deployment.groupBy({ by: ["productId"], where: { productId: { in: ids }, status: "active" }, _count: { _all: true } }),
+    sdb.deployment.groupBy({ by: ["productId"], where: { productId: { in: ids } }, _max: { updatedAt: true } }),
   ]);
   const latestFreeze = new Map(freezes.map((f) => [f.productId, f]));
   const live = new Set(active.map((a) => a.productId));

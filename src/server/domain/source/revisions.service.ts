@@ -1,5 +1,4 @@
 import type { Revision } from "@/generated/prisma/client";
-import { db } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { emitEvent } from "@/server/platform/outbox";
@@ -56,8 +55,8 @@ export async function listRevisions(workspaceId: string, q: TListQuery & { produ
  * deployments exist this is the product's most recently confirmed ready
  * contract; the deployments issue narrows it to the active production one.
  */
-async function baselineContract(productId: string, exceptRevisionId: string): Promise<TCapabilityEntry[] | null> {
-  const prev = await db().revision.findFirst({
+async function baselineContract(workspaceId: string, productId: string, exceptRevisionId: string): Promise<TCapabilityEntry[] | null> {
+  const prev = await scopedDb(workspaceId).revision.findFirst({
     where: { productId, contractStatus: "ready", id: { not: exceptRevisionId } },
     orderBy: [{ contractConfirmedAt: "desc" }, { id: "desc" }],
   });
@@ -102,7 +101,7 @@ export async function confirmDescriptor(
 
   const capabilities = rev.contractStatus === "valid" ? (rev.capabilities as unknown as TCapabilityEntry[]) : null;
   if (capabilities) {
-    const baseline = await baselineContract(productId, revisionId);
+    const baseline = await baselineContract(workspaceId, productId, revisionId);
     const widening = baseline ? isWidening(baseline, capabilities) : { widened: false };
     if (widening.widened && !body.approve_widening) {
       throw new AppError("conflict", `The capability contract asks for more than the product's current contract (${widening.why}); an owner or admin must confirm with approve_widening: true`, {

@@ -138,6 +138,7 @@ const settleQueue = new GroupCommit<TSettleItem, void>(async (items) => {
 export async function sweepExpiredReservations(): Promise<number> {
   let charged = 0;
   for (;;) {
+    // platform-scoped: the reservation sweeper spans every workspace.
     const expired = await db().$queryRaw<{ id: string }[]>`
       SELECT id FROM budget_reservations WHERE expires_at < now() ORDER BY expires_at LIMIT 500`;
     for (const { id } of expired) if (await chargeReserved(id, "expired")) charged++;
@@ -153,10 +154,12 @@ export async function sweepExpiredReservations(): Promise<number> {
  */
 export async function recoverReservations(): Promise<number> {
   let charged = 0;
+  // platform-scoped: boot recovery spans every workspace's reservations.
   const instances = await db().$queryRaw<{ instance_id: string }[]>`
     SELECT DISTINCT instance_id FROM budget_reservations WHERE instance_id IS NOT NULL`;
   for (const { instance_id } of instances) {
     if (await isInstanceAlive(instance_id)) continue;
+    // platform-scoped: reservations of a gone process, any workspace.
     const rows = await db().$queryRaw<{ id: string }[]>`SELECT id FROM budget_reservations WHERE instance_id = ${instance_id}`;
     for (const { id } of rows) if (await chargeReserved(id, "instance_gone")) charged++;
   }
@@ -165,6 +168,7 @@ export async function recoverReservations(): Promise<number> {
 
 async function chargeReserved(id: string, why: "expired" | "instance_gone"): Promise<boolean> {
   // A held wallet amount is charged too (the call may have used it all).
+  // platform-scoped: one reservation by id, for the sweepers above.
   const rows = await db().$queryRaw<{ settled: boolean; units: number | null; invocation_id: string | null }[]>`
     WITH r AS (SELECT units, invocation_id, hold_micros FROM budget_reservations WHERE id = ${id})
     SELECT capstan_settle(${id}, coalesce((SELECT units FROM r), 0)::float8, NULL::text, (SELECT hold_micros FROM r)) AS settled,

@@ -1,5 +1,6 @@
 import { Prisma, type WebhookDelivery } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { unseal } from "@/server/platform/crypto";
 import { egressBlocked, egressFetch } from "@/server/platform/egress";
 import { env } from "@/server/platform/env";
@@ -42,6 +43,7 @@ export async function claimDeliveries(max: number): Promise<string[]> {
   // The lease outlives the request timeout, so only a dead worker loses it.
   const leaseSecs = (env().CAPSTAN_WEBHOOK_TIMEOUT_MS * 2 + 1000) / 1000;
   const cap = env().CAPSTAN_WEBHOOK_MAX_IN_FLIGHT;
+  // platform-scoped: the claim leases due deliveries of every workspace.
   return db().$transaction(
     async (tx) => {
       await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${CLAIM_LOCK_KEY}::bigint)`;
@@ -81,6 +83,7 @@ export async function claimDeliveries(max: number): Promise<string[]> {
 /** Loads leased deliveries with their event and subscription (secrets included: they sign). */
 export async function loadLeased(ids: string[]): Promise<TRow[]> {
   if (!ids.length) return [];
+  // platform-scoped: the leased rows by id (any workspace); each one's writes then run on its workspace's scopedDb.
   return db().webhookDelivery.findMany({
     where: { id: { in: ids } },
     include: { event: true, subscription: { omit: { secretSealed: false, previousSecretSealed: false } } },
@@ -112,7 +115,7 @@ export type TRow = Omit<WebhookDelivery, "eventSeq"> & {
 
 async function attempt(row: TRow): Promise<void> {
   if (row.subscription.status !== "active") {
-    await db().webhookDelivery.update({
+    await scopedDb(row.workspaceId).webhookDelivery.update({
       where: { id: row.id },
       data: { status: "failed", lastError: "endpoint disabled", lockedUntil: null, updatedAt: new Date() },
     });
@@ -163,6 +166,7 @@ type TDelivered = { id: string; attempt: number; statusCode: number | null; dura
  */
 const deliveredCommit = new GroupCommit<TDelivered, void>(async (batch) => {
   const values = Prisma.join(batch.map((d) => Prisma.sql`(${d.id}, ${newId("wat")}, ${d.attempt}::int, ${d.statusCode}::int, ${d.durationMs}::int)`));
+  // Raw SQL on purpose (platform-scoped group commit): one statement for a batch of leased deliveries of any workspace, by id.
   await db().$executeRaw`
     WITH v(delivery_id, attempt_id, attempt, status_code, duration_ms) AS (VALUES ${values}),
     a AS (
@@ -182,7 +186,7 @@ async function recordOutcome(row: TRow, statusCode: number | null, error: string
     return;
   }
   const now = new Date();
-  await db().$transaction(async (tx) => {
+  await scopedDb(row.workspaceId).$transaction(async (tx) => {
     await tx.webhookAttempt.create({
       data: { id: newId("wat"), deliveryId: row.id, attempt: row.attemptCount, statusCode, error, durationMs },
     });

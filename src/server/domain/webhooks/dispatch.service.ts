@@ -72,6 +72,7 @@ export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promis
     }
     await q("capstan_dispatch_mark", "UPDATE outbox_events SET dispatched_at = $2::timestamptz WHERE id = ANY($1::text[])", [events.map((e) => e.id), now]);
     return { events, deliveries: rows.length };
+    // platform-scoped: the outbox dispatcher claims events of every workspace (here and on the pooled path above).
   }) : await db().$transaction(
     async (tx) => {
       await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${DISPATCH_LOCK_KEY}::bigint)`;
@@ -103,6 +104,7 @@ export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promis
 
 /** Outbox depth and lag, pending deliveries and open reservations (read when /metrics is scraped; partial indexes keep it cheap). */
 export async function readOutboxGauges(): Promise<TOutboxGauges> {
+  // platform-scoped: platform metrics over the whole outbox.
   const [o] = await db().$queryRaw<{ n: number; lag: number | null; pending: number; reservations: number }[]>`
     SELECT (SELECT count(*)::int FROM outbox_events WHERE dispatched_at IS NULL) AS n,
            (SELECT extract(epoch FROM now() - min(created_at))::float8 FROM outbox_events WHERE dispatched_at IS NULL) AS lag,

@@ -30,9 +30,9 @@ export function toSubscription(s: TSubscriptionRow, lastDeliveryAt: Date | null 
 }
 
 /** When each subscription last had a delivery queued (one grouped query over the page). */
-async function lastDeliveries(ids: string[]): Promise<Map<string, Date | null>> {
+async function lastDeliveries(workspaceId: string, ids: string[]): Promise<Map<string, Date | null>> {
   if (ids.length === 0) return new Map();
-  const rows = await db().webhookDelivery.groupBy({ by: ["subscriptionId"], where: { subscriptionId: { in: ids } }, _max: { createdAt: true } });
+  const rows = await scopedDb(workspaceId).webhookDelivery.groupBy({ by: ["subscriptionId"], where: { subscriptionId: { in: ids } }, _max: { createdAt: true } });
   return new Map(rows.map((r) => [r.subscriptionId, r._max.createdAt]));
 }
 
@@ -148,13 +148,13 @@ async function findOwned(workspaceId: string, id: string): Promise<TSubscription
 
 export async function getSubscription(workspaceId: string, id: string): Promise<TSubscription> {
   const row = await findOwned(workspaceId, id);
-  return toSubscription(row, (await lastDeliveries([id])).get(id) ?? null);
+  return toSubscription(row, (await lastDeliveries(workspaceId, [id])).get(id) ?? null);
 }
 
 export async function listSubscriptions(workspaceId: string, q: TListQuery): Promise<TPage<TSubscription>> {
   const args = keysetArgs(q);
   const rows = await scopedDb(workspaceId).eventSubscription.findMany({ ...args, where: args.where });
-  const last = await lastDeliveries(rows.slice(0, q.limit).map((r) => r.id));
+  const last = await lastDeliveries(workspaceId, rows.slice(0, q.limit).map((r) => r.id));
   return toPage(rows, q, (r) => toSubscription(r, last.get(r.id) ?? null));
 }
 
@@ -242,6 +242,7 @@ export async function reencryptWebhookSecrets(): Promise<{ updated: number; fail
   let failed = 0;
   let after = "";
   for (;;) {
+    // platform-scoped: a maintenance command re-sealing every workspace's webhook secrets.
     const rows = await db().eventSubscription.findMany({
       where: { id: { gt: after } }, select: { id: true, secretSealed: true, previousSecretSealed: true }, orderBy: { id: "asc" }, take: 200,
     });
@@ -253,6 +254,7 @@ export async function reencryptWebhookSecrets(): Promise<{ updated: number; fail
       const aad = `webhook:${row.id}`;
       try {
         const reseal = (sealed: string) => (needsReseal(sealed) ? seal(unseal(sealed, aad), aad) : sealed);
+        // platform-scoped: the same maintenance command, row by row.
         const r = await db().eventSubscription.updateMany({
           where: { id: row.id, secretSealed: row.secretSealed, previousSecretSealed: previous },
           data: { secretSealed: reseal(row.secretSealed), previousSecretSealed: previous ? reseal(previous) : null },

@@ -23,6 +23,7 @@ export async function peopleOf(workspaceId: string, ids: string[]): Promise<TPer
   const known = new Set([...memberIds, ...actors.flatMap((a) => (a.actorId ? [a.actorId] : []))]);
   if (known.size === 0) return [];
   // Users are platform-global: only the ids the workspace knows (above) are read.
+  // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL); the ids come from this workspace's rows.
   const users = await db().user.findMany({ where: { id: { in: [...known] } }, select: { id: true, name: true, email: true } });
   return users.map((u) => ({ id: u.id, name: u.name, email: u.email, member: memberIds.has(u.id) }));
 }

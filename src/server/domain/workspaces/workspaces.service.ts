@@ -110,7 +110,7 @@ export async function upsertMember(
   target: { userId?: string; email?: string },
   role: TRole,
 ): Promise<{ member: TMember; created: boolean }> {
-  // Users belong to no workspace (PLATFORM_GLOBAL): looked up on db().
+  // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
   const user = target.userId
     ? await db().user.findUnique({ where: { id: target.userId } })
     : await db().user.findUnique({ where: { email: target.email! } });
