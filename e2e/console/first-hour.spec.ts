@@ -14,7 +14,8 @@ import { invitationLinkOf, startSmtpSink, type TSmtpSink } from "../../test/supp
  * credential and a binding to an OpenAI-compatible server on loopback, a
  * service identity (its secret read once). The checklist's copy-paste
  * commands are then run as fetches (the secret put where the placeholder
- * is) and the call completes; the checklist disappears. A member is invited
+ * is) and the call completes; the checklist disappears and the overview's
+ * usage chart counts the call. A member is invited
  * by email and accepts; the owner sees the call in the invocations list
  * and opens its drill-down;
  * settings rename the workspace and make the member an owner; the member saw
@@ -209,6 +210,19 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
     await check(page, "overview");
   });
 
+  await test.step("the call in the overview's usage chart: today's UTC day counts one ai.generate call", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const usage = page.getByRole("table", { name: "Bridge calls per UTC day by capability, last 30 days" });
+    await expect(async () => {
+      await page.goto(`/console/w/${ws}`);
+      await expect(usage.getByRole("row", { name: new RegExp(`^${today}`) })).toBeAttached({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(usage.getByRole("columnheader", { name: "ai.generate" })).toBeAttached();
+    await expect(usage.getByRole("row", { name: new RegExp(`^${today}`) }).getByRole("cell")).toHaveText(["1", "1"]);
+    await expect(page.getByText("1 call from", { exact: false })).toBeVisible();
+    await check(page, "overview-chart", { screenshot: false });
+  });
+
   await test.step("the owner invites a member, who accepts from the emailed link and lands in the workspace", async () => {
     await page.goto(`/console/w/${ws}/members`);
     await expect(page.getByRole("heading", { level: 1, name: "Members" })).toBeVisible();
@@ -296,7 +310,7 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
 }
 
 for (const [width, height] of [[1440, 900], [390, 844]] as const) {
-  test(`first hour of a new owner at ${width} px: checklist to a first Bridge call, an invited member, the call listed and opened`, async ({ page, browser, request }) => {
+  test(`first hour of a new owner at ${width} px: checklist to a first Bridge call, an invited member, the call charted, listed and opened`, async ({ page, browser, request }) => {
     await walk(page, browser, request, width, height);
   });
 }
