@@ -1,7 +1,7 @@
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TAuditAction } from "@/server/platform/audit";
 import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
-import { resetBindingReadCache, workspaceBindings, type TBindingRow } from "@/server/domain/credentials/binding-reads.service";
+import { bindingsInOrder, providerOrder, resetBindingReadCache, type TBindingRow } from "@/server/domain/credentials/binding-reads.service";
 import { onChange } from "@/server/platform/change-signals";
 import { AppError } from "@/server/platform/errors";
 import { Deny, ProviderError } from "./errors";
@@ -11,7 +11,8 @@ import { Deny, ProviderError } from "./errors";
  * call workspace providers (ai.generate, email.send, storage.object):
  *
  * - the provider order of the contract (prefer first, then the allow-list;
- *   never outside it);
+ *   never outside it), resolved by the bindings service's bindingsInOrder,
+ *   the one resolution session admission uses too;
  * - the workspace's bindings for those providers, read through the bindings
  *   service's cached read (domain/credentials/binding-reads.service.ts: a
  *   prepared statement, re-read at once after a binding or credential change
@@ -46,10 +47,8 @@ export async function bindingSecret(credentialId: string): Promise<string> {
   return value;
 }
 
-export function providerOrder(entry: TCapabilityEntry): string[] {
-  const { allow, prefer } = entry.provider;
-  return [...new Set([...(prefer && allow.includes(prefer) ? [prefer] : []), ...allow])];
-}
+/** The contract's provider fallback order: the bindings service's, shared with session admission. */
+export { providerOrder };
 
 // A binding or credential change (revocation, rotation) also drops unsealed secrets.
 onChange("bindings", () => secrets.clear());
@@ -71,12 +70,12 @@ export async function candidateBindings(
   action: string,
   covers: (b: TBindingRow) => string | null,
 ): Promise<TBindingRow[]> {
-  const order = providerOrder(entry);
-  const rows = (await workspaceBindings(workspaceId, entry.id)).filter((b) => order.includes(b.provider));
+  // In fallback order already (bindingsInOrder): the candidates keep it.
+  const rows = await bindingsInOrder(workspaceId, entry);
   const ready = rows.filter((b) => b.status === "ready");
   if (!ready.length) {
     if (rows.length) throw new Deny("binding_revoked", `the workspace's ${entry.id} bindings for the allowed providers are revoked or expired`);
-    throw new Deny("binding_missing", `no ${entry.id} binding for an allowed provider (${order.join(", ")})`);
+    throw new Deny("binding_missing", `no ${entry.id} binding for an allowed provider (${providerOrder(entry).join(", ")})`);
   }
   const reasons: string[] = [];
   const fit = ready.filter((b) => {
@@ -85,7 +84,7 @@ export async function candidateBindings(
     return !why;
   });
   if (!fit.length) throw new Deny("policy_blocked", `no ready ${entry.id} binding allows this request (${reasons.join("; ")})`);
-  return order.flatMap((provider) => fit.filter((b) => b.provider === provider));
+  return fit;
 }
 
 export type TAudits = Array<{ action: TAuditAction; details: Record<string, unknown> }>;

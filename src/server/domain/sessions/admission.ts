@@ -1,7 +1,7 @@
 import type { Access, Deployment, Session, Surface } from "@/generated/prisma/client";
-import { providerOrder } from "@/server/bridge/bindings";
-import { revisionContract, workspacePlan } from "@/server/bridge/context";
-import { scopedDb } from "@/server/platform/db/scoped";
+import { entriesWithoutReadyBinding, providerOrder } from "@/server/domain/credentials/binding-reads.service";
+import { revisionContract } from "@/server/domain/source/contract-reads.service";
+import { workspacePlan } from "@/server/domain/usage/plan-reads.service";
 import { env } from "@/server/platform/env";
 import { resetLocalLimits, takeShared } from "@/server/platform/shared-rate-limit";
 import { PLAN_ENTITLEMENTS } from "@/server/domain/usage/plan.service";
@@ -80,11 +80,8 @@ async function binding(i: TAdmissionInput): Promise<TStep> {
   const contract = await revisionContract(i.deployment.revisionId);
   const needed = (contract?.capabilities ?? []).filter((c) => c.required && c.credential_owner === "workspace");
   if (!needed.length) return null;
-  const ready = await scopedDb(i.deployment.workspaceId).providerBinding.findMany({
-    where: { status: "ready", capability: { in: needed.map((c) => c.id) } },
-    select: { capability: true, provider: true },
-  });
-  const missing = needed.filter((c) => !ready.some((b) => b.capability === c.id && providerOrder(c).includes(b.provider)));
+  // The Bridge's own resolution (binding-reads.service): the same provider order, the same cached reads.
+  const missing = await entriesWithoutReadyBinding(i.deployment.workspaceId, needed);
   if (!missing.length) return null;
   return {
     reason: "binding_unavailable",
