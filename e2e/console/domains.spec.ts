@@ -50,7 +50,7 @@ test.describe("domains", () => {
 
     let token = "";
     await test.step("add the domain: the records to create are shown with copy buttons", async () => {
-      await page.getByRole("link", { name: "Domains" }).click();
+      await page.getByRole("link", { name: "Domains", exact: true }).click();
       await expect(page.getByRole("heading", { level: 1, name: "Domains" })).toBeVisible();
       await page.getByLabel("Hostname").fill(HOST.toUpperCase());
       await page.getByLabel("Environment").selectOption("staging");
