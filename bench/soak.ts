@@ -174,7 +174,7 @@ const report = {
   statuses: result.statuses,
   skipped_requests: result.skipped,
   server_log_error_lines: logErrors,
-  latency_ms: { p50: round(pct(result.latencies, 50)), p99: round(pct(result.latencies, 99)), max: round(Math.max(...result.latencies)) },
+  latency_ms: { p50: round(pct(result.latencies, 50)), p99: round(pct(result.latencies, 99)), max: round(result.latencies.reduce((m, x) => (x > m ? x : m), 0)) },
   server_cpu_ms_per_call: round(cpuTotal / Math.max(1, result.latencies.length + result.errors)),
   rss_mb_after_warmup: {
     first: rss[0] ?? null, last: rss[rss.length - 1] ?? null, max: rss.length ? Math.max(...rss) : null,
