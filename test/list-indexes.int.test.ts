@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/platform/db/client";
 import { bootApp } from "./support/api";
@@ -99,5 +101,27 @@ describe("list indexes", () => {
     const text = plan.map((r) => r["QUERY PLAN"]).join("\n");
     expect(text).toContain("audit_records_workspace_id_action_created_at_id_idx");
     expect(text).not.toMatch(/Seq Scan/);
+  });
+
+  it("EXPLAIN: the webhook claim walks a subscription's pending deliveries in index order (no sort of the backlog)", async () => {
+    // The claim (webhooks/delivery.service.ts) orders by `event_seq NULLS FIRST` and stops after the
+    // free in-flight slots; an index in another order makes it read and sort the whole backlog.
+    const claim = readFileSync(path.join(import.meta.dirname, "../src/server/domain/webhooks/delivery.service.ts"), "utf8");
+    expect(claim).toContain("ORDER BY d.event_seq NULLS FIRST");
+    const text = await db().$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL enable_sort = off`;
+      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      const plan = await tx.$queryRaw<{ "QUERY PLAN": string }[]>`
+        EXPLAIN SELECT id FROM webhook_deliveries WHERE subscription_id = 'whs_x' AND status = 'pending'
+         ORDER BY event_seq NULLS FIRST LIMIT 8`;
+      return plan.map((r) => r["QUERY PLAN"]).join("\n");
+    });
+    expect(text).toContain("webhook_deliveries_pending_seq_idx");
+    expect(text).not.toMatch(/Sort/);
+  });
+
+  it("our PostgreSQL sessions run without JIT (short OLTP statements; a stale estimate would compile for ~400 ms)", async () => {
+    const [row] = await db().$queryRaw<{ jit: string }[]>`SHOW jit`;
+    expect(row?.jit).toBe("off");
   });
 });
