@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { type Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
+import { axeFindings } from "../support/quality";
 import { bridgeToken, createConfirmedProduct, createWorkspace, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**
@@ -32,13 +32,6 @@ test.afterAll(() => {
 });
 
 const dataRows = (page: Page) => page.getByRole("row").filter({ has: page.getByRole("cell") });
-
-async function axeFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
-}
 
 async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);

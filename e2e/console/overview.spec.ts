@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { type Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
+import { axeFindings } from "../support/quality";
 import { bridgeToken, createConfirmedProduct, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
 
 /**
@@ -28,13 +28,6 @@ test.beforeAll(() => {
 test.afterAll(() => {
   if (repoDir) rmSync(repoDir, { recursive: true, force: true });
 });
-
-async function axeFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
-}
 
 /** Elements of the main area reaching past the viewport's right edge (empty when nothing scrolls sideways). */
 const sideways = (page: Page) => page.evaluate(() => {
