@@ -93,6 +93,9 @@ describe("onboarding checklist", () => {
   it("dismissal is per person and workspace, and can be undone", async () => {
     await caller(viewer).onboarding.setDismissed({ ws, dismissed: true });
     await caller(viewer).onboarding.setDismissed({ ws, dismissed: true }); // idempotent
+    // Two tabs at once: both succeed, one row.
+    await caller(viewer).onboarding.setDismissed({ ws, dismissed: false });
+    await Promise.all(Array.from({ length: 8 }, () => caller(viewer).onboarding.setDismissed({ ws, dismissed: true })));
     expect((await caller(viewer).onboarding.get({ ws })).dismissed).toBe(true);
     expect((await caller(owner).onboarding.get({ ws })).dismissed).toBe(false);
     await caller(viewer).onboarding.setDismissed({ ws, dismissed: false });

@@ -88,11 +88,12 @@ export async function getOnboarding(workspaceId: string, userId: string): Promis
 export async function setOnboardingDismissed(workspaceId: string, userId: string, dismissed: boolean): Promise<void> {
   const sdb = scopedDb(workspaceId);
   if (dismissed) {
-    await sdb.onboardingDismissal.upsert({
-      where: { workspaceId_userId: { workspaceId, userId } },
-      create: { workspaceId, userId },
-      update: {},
-    });
+    // Two tabs dismissing at once race on the key: the loser's unique violation means "already dismissed".
+    await sdb.onboardingDismissal
+      .upsert({ where: { workspaceId_userId: { workspaceId, userId } }, create: { workspaceId, userId }, update: {} })
+      .catch((err: unknown) => {
+        if ((err as { code?: unknown } | null)?.code !== "P2002") throw err;
+      });
   } else {
     await sdb.onboardingDismissal.deleteMany({ where: { userId } });
   }
