@@ -1,7 +1,16 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // pg and Prisma are external by default under Turbopack; these two are not.
-  serverExternalPackages: ["trpc-to-openapi", "@electric-sql/pglite", "pglite-prisma-adapter", "@node-rs/argon2", "nodemailer", "prom-client", "@opentelemetry/sdk-node", "@opentelemetry/exporter-trace-otlp-http"],
+  serverExternalPackages: [
+    "trpc-to-openapi",
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "@node-rs/argon2",
+    "nodemailer",
+    "prom-client",
+    "@opentelemetry/sdk-node",
+    "@opentelemetry/exporter-trace-otlp-http",
+  ],
   poweredByHeader: false,
   async rewrites() {
     return [

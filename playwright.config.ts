@@ -9,6 +9,8 @@ import { defineConfig, devices, type ReporterDescription } from "@playwright/tes
 const PORT = Number((process.env.E2E_PORT ??= "3100"));
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const E2E_DNS_PORT = (process.env.E2E_DNS_PORT ??= "5399");
+/** Browsers resolve every name under this domain to the e2e server. */
+const E2E_APPS_DOMAIN = "apps.e2e.example.com";
 // The invitations e2e receives the platform's mail on this loopback SMTP port (default: DNS port + 100).
 const E2E_SMTP_PORT = (process.env.E2E_SMTP_PORT ??= String(Number(E2E_DNS_PORT) + 100));
 
@@ -39,6 +41,8 @@ const serverEnv: Record<string, string> = {
   // The platform's mail (invitations) goes to the SMTP server the invitations e2e starts.
   CAPSTAN_SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
   CAPSTAN_MAIL_FROM: "Capstan <no-reply@capstan.test>",
+  // The production e2e promotes a release to production on the local runner, which cannot enforce isolated-vm.
+  CAPSTAN_ALLOW_UNENFORCED_PRODUCTION: "1",
 };
 if (process.env.E2E_DATABASE_URL) {
   serverEnv.DATABASE_URL = process.env.E2E_DATABASE_URL;
@@ -73,6 +77,8 @@ export default defineConfig({
         "--disable-sync",
         "--no-first-run",
         "--disable-quic",
+        // Custom domains of the e2e apps resolve to the e2e server (the production spec opens the app on its own domain).
+        `--host-resolver-rules=MAP *.${E2E_APPS_DOMAIN} 127.0.0.1`,
       ],
     },
   },
@@ -81,7 +87,8 @@ export default defineConfig({
     command: "node scripts/start.mjs",
     url: `${BASE_URL}/readyz`,
     env: serverEnv,
-    timeout: 180_000,
+    // scripts/start.mjs builds first when the build is stale: a cold `next build` takes up to ~12 min on a busy 2-core machine.
+    timeout: 900_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",

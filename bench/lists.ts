@@ -20,7 +20,10 @@ import pg from "pg";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const SIZES = (process.env.BENCH_LIST_SIZES ?? "1000,1000000").split(",").map(Number).sort((a, b) => a - b);
+const SIZES = (process.env.BENCH_LIST_SIZES ?? "1000,1000000")
+  .split(",")
+  .map(Number)
+  .sort((a, b) => a - b);
 const WARMUP = Number(process.env.BENCH_LIST_WARMUP ?? 20);
 const REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 200);
 
@@ -34,12 +37,13 @@ Object.assign(process.env, {
   CAPSTAN_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "capstan-bench-lists-")),
   CAPSTAN_MASTER_KEY: randomBytes(32).toString("base64"),
   CAPSTAN_WEBHOOK_ALLOW_PRIVATE: "1",
-  BOOTSTRAP_ADMIN_EMAIL: "bench@example.test", BOOTSTRAP_ADMIN_PASSWORD: "bench-password-123",
+  BOOTSTRAP_ADMIN_EMAIL: "bench@example.test",
+  BOOTSTRAP_ADMIN_PASSWORD: "bench-password-123",
   LOG_LEVEL: "error",
 });
 
 const { getDb, closeDb, db } = await import("../src/server/platform/db/client");
-const { ensureSigningKey } = await import("../src/server/platform/jwt");
+const { ensureSigningKey } = await import("../src/server/domain/signing-keys/jwt.service");
 const { newId } = await import("../src/server/platform/ids");
 const { bootstrapPlatform, createUser } = await import("../src/server/domain/identity/users.service");
 const { createApiToken } = await import("../src/server/domain/identity/tokens.service");
@@ -48,13 +52,23 @@ const { handleRest } = await import("../src/server/http/rest-handler");
 await getDb();
 await ensureSigningKey();
 await bootstrapPlatform(newId("evt"));
-const user = await createUser({ userId: null, correlationId: newId("evt") }, { email: "lists@example.test", name: "Bench", password: "correct horse battery staple" });
+const user = await createUser(
+  { userId: null, correlationId: newId("evt") },
+  { email: "lists@example.test", name: "Bench", password: "correct horse battery staple" },
+);
 const { token } = await createApiToken(user.id, "bench", 4 * 3600);
 
-async function call(method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
   const headers = new Headers({ authorization: `Bearer ${token}` });
   if (body !== undefined) headers.set("content-type", "application/json");
-  const res = await handleRest(new Request(`http://localhost:3000${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const res = await handleRest(
+    new Request(`http://localhost:3000${url}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
@@ -62,12 +76,20 @@ async function call(method: string, url: string, body?: unknown): Promise<{ stat
 type TWs = { ws: string; wb: string; prodA: string; prodB: string; size: number };
 async function workspace(size: number): Promise<TWs> {
   const ws = (await call("POST", "/v1/workspaces", { name: `lists bench ${size}` })).json.id as string;
-  const wb = (await call("POST", `/v1/workspaces/${ws}/event-subscriptions`, { url: "http://127.0.0.1:9/hook", event_types: ["*"] })).json.id as string;
+  const wb = (
+    await call("POST", `/v1/workspaces/${ws}/event-subscriptions`, {
+      url: "http://127.0.0.1:9/hook",
+      event_types: ["*"],
+    })
+  ).json.id as string;
   const [prodA, prodB] = [newId("prod"), newId("prod")];
   for (const p of [prodA, prodB]) {
     await db().$executeRawUnsafe(
       `INSERT INTO products (id, workspace_id, input_revision_id, repo_url, ref, created_by) VALUES ($1, $2, $3, 'https://example.test/r', 'main', $4)`,
-      p, ws, newId("rev"), user.id,
+      p,
+      ws,
+      newId("rev"),
+      user.id,
     );
   }
   return { ws, wb, prodA, prodB, size };
@@ -115,10 +137,16 @@ const ENDPOINTS: [name: string, url: (w: TWs) => string][] = [
   ["audit ?action (no match)", (w) => `/v1/workspaces/${w.ws}/audit-records?action=member.role_changed`],
   ["audit ?actor_id (1/10)", (w) => `/v1/workspaces/${w.ws}/audit-records?actor_id=usr_0${"7".padStart(25, "0")}`],
   ["audit ?target_id (1/10)", (w) => `/v1/workspaces/${w.ws}/audit-records?target_id=prod_0${"7".padStart(25, "0")}`],
-  ["audit ?since&until (5 minutes)", (w) => `/v1/workspaces/${w.ws}/audit-records?since=${minutesAgo(12)}&until=${minutesAgo(7)}`],
+  [
+    "audit ?since&until (5 minutes)",
+    (w) => `/v1/workspaces/${w.ws}/audit-records?since=${minutesAgo(12)}&until=${minutesAgo(7)}`,
+  ],
   ["capability invocations", (w) => `/v1/workspaces/${w.ws}/capability-invocations`],
   ["capability invocations ?outcome=denied", (w) => `/v1/workspaces/${w.ws}/capability-invocations?outcome=denied`],
-  ["capability invocations ?product_id (5 %)", (w) => `/v1/workspaces/${w.ws}/capability-invocations?product_id=${w.prodB}`],
+  [
+    "capability invocations ?product_id (5 %)",
+    (w) => `/v1/workspaces/${w.ws}/capability-invocations?product_id=${w.prodB}`,
+  ],
   ["capability invocations ?capability", (w) => `/v1/workspaces/${w.ws}/capability-invocations?capability=data.kv`],
   ["dead letters", (w) => `/v1/workspaces/${w.ws}/outbox/dead-letters`],
   ["deliveries of a subscription", (w) => `/v1/workspaces/${w.ws}/event-subscriptions/${w.wb}/deliveries`],
@@ -157,28 +185,50 @@ for (const [name, url] of ENDPOINTS) {
   }
   for (const [k, w] of spaces.entries()) {
     const sorted = times[k]!.sort((a, b) => a - b);
-    (results[name] ??= {})[String(w.size)] = { p50_ms: +pct(sorted, 50).toFixed(2), p99_ms: +pct(sorted, 99).toFixed(2), items: items[k]! };
-    console.log(`${String(w.size).padStart(8)}  ${name.padEnd(44)} p50 ${pct(sorted, 50).toFixed(2)} ms  p99 ${pct(sorted, 99).toFixed(2)} ms  (${items[k]} items)`);
+    (results[name] ??= {})[String(w.size)] = {
+      p50_ms: +pct(sorted, 50).toFixed(2),
+      p99_ms: +pct(sorted, 99).toFixed(2),
+      items: items[k]!,
+    };
+    console.log(
+      `${String(w.size).padStart(8)}  ${name.padEnd(44)} p50 ${pct(sorted, 50).toFixed(2)} ms  p99 ${pct(sorted, 99).toFixed(2)} ms  (${items[k]} items)`,
+    );
   }
 }
 
 // The plan of the main query behind each filtered list, at the largest size.
 const largest = spaces[spaces.length - 1]!;
 const explain = async (sql: string) =>
-  (await db().$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN ${sql}`, largest.ws)).map((r) => r["QUERY PLAN"]).join("\n").match(/\w+_idx|Seq Scan/g) ?? [];
+  (await db().$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN ${sql}`, largest.ws))
+    .map((r) => r["QUERY PLAN"])
+    .join("\n")
+    .match(/\w+_idx|Seq Scan/g) ?? [];
 const plans = {
-  "audit ?action (no match)": await explain(`SELECT * FROM audit_records WHERE workspace_id = $1 AND action = 'member.role_changed' ORDER BY created_at DESC, id DESC LIMIT 51`),
-  "capability invocations ?outcome=denied": await explain(`SELECT * FROM capability_invocations WHERE workspace_id = $1 AND outcome = 'denied' ORDER BY created_at DESC, id DESC LIMIT 51`),
+  "audit ?action (no match)": await explain(
+    `SELECT * FROM audit_records WHERE workspace_id = $1 AND action = 'member.role_changed' ORDER BY created_at DESC, id DESC LIMIT 51`,
+  ),
+  "capability invocations ?outcome=denied": await explain(
+    `SELECT * FROM capability_invocations WHERE workspace_id = $1 AND outcome = 'denied' ORDER BY created_at DESC, id DESC LIMIT 51`,
+  ),
 };
 
 const small = String(SIZES[0]);
 const large = String(SIZES[SIZES.length - 1]);
 const table = Object.fromEntries(
-  Object.entries(results).map(([name, bySize]) => [name, { ...bySize, ratio_p50: +(bySize[large]!.p50_ms / bySize[small]!.p50_ms).toFixed(2) }]),
+  Object.entries(results).map(([name, bySize]) => [
+    name,
+    { ...bySize, ratio_p50: +(bySize[large]!.p50_ms / bySize[small]!.p50_ms).toFixed(2) },
+  ]),
 );
 const out = {
   generated_at: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), load_avg_1m: os.loadavg()[0], node: process.version },
+  machine: {
+    cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model,
+    memory_gb: Math.round(os.totalmem() / 2 ** 30),
+    load_avg_1m: os.loadavg()[0],
+    node: process.version,
+  },
   method: `REST handler in process, sequential; one workspace per size in one database (rows per seeded table: ${SIZES.join(", ")}), calls interleaved across sizes; ${WARMUP} warm-up + ${REQUESTS} timed calls per endpoint and size`,
   goal: "p50 at the largest size within 2x of the smallest",
   endpoints: table,

@@ -31,7 +31,19 @@ import path from "node:path";
 import pg from "pg";
 import { parseServerTiming, pct, round, run, send, signS3, type TRun, type TTarget } from "./lib/load";
 import { cpuMs, machine, rssMb } from "./lib/proc";
-import { benchServerEnv, bridgeToken, ensureBuild, freePort, restClient, ROOT, seed, startCapstan, startPeers, startPortkey, stopGroup } from "./lib/setup";
+import {
+  benchServerEnv,
+  bridgeToken,
+  ensureBuild,
+  freePort,
+  restClient,
+  ROOT,
+  seed,
+  startCapstan,
+  startPeers,
+  startPortkey,
+  stopGroup,
+} from "./lib/setup";
 import { outboxScenario } from "./lib/outbox";
 
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -89,12 +101,18 @@ function capstanSide(capability: string, action: string, body: (i: number) => un
   const overheadHeader: number[] = [];
   const timing: Record<string, number[]> = {};
   return {
-    pid: capstan.serverPid, overheadHeader, timing,
+    pid: capstan.serverPid,
+    overheadHeader,
+    timing,
     target: {
-      name: "capstan", host: "127.0.0.1", port,
+      name: "capstan",
+      host: "127.0.0.1",
+      port,
       next: (i) => ({
-        method: "POST", path: `/v1/capabilities/${capability}/${action}`,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: json(body(i)),
+        method: "POST",
+        path: `/v1/capabilities/${capability}/${action}`,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: json(body(i)),
       }),
       onHeaders: (h) => {
         const o = Number(h["capstan-overhead-ms"]);
@@ -112,50 +130,131 @@ const allScenarios: TScenario[] = [
   {
     name: "ai.generate",
     sides: {
-      direct: { target: {
-        name: "direct", host: providerUrl.hostname, port: Number(providerUrl.port),
-        next: () => ({ method: "POST", path: "/v1/chat/completions", headers: { authorization: `Bearer ${peers.provider.apiKey}`, "content-type": "application/json" }, body: json(chat) }),
-      } },
-      capstan: capstanSide("ai.generate", "generate", () => ({ model_kind: "text", input: { messages: chat.messages }, max_tokens: 16 })),
-      portkey: { pid: portkey.child.pid, target: {
-        name: "portkey", host: "127.0.0.1", port: portkey.port,
-        next: () => ({ method: "POST", path: "/v1/chat/completions", headers: {
-          authorization: `Bearer ${peers.provider.apiKey}`, "content-type": "application/json",
-          "x-portkey-provider": "openai", "x-portkey-custom-host": peers.provider.baseUrl,
-        }, body: json(chat) }),
-      } },
+      direct: {
+        target: {
+          name: "direct",
+          host: providerUrl.hostname,
+          port: Number(providerUrl.port),
+          next: () => ({
+            method: "POST",
+            path: "/v1/chat/completions",
+            headers: { authorization: `Bearer ${peers.provider.apiKey}`, "content-type": "application/json" },
+            body: json(chat),
+          }),
+        },
+      },
+      capstan: capstanSide("ai.generate", "generate", () => ({
+        model_kind: "text",
+        input: { messages: chat.messages },
+        max_tokens: 16,
+      })),
+      portkey: {
+        pid: portkey.child.pid,
+        target: {
+          name: "portkey",
+          host: "127.0.0.1",
+          port: portkey.port,
+          next: () => ({
+            method: "POST",
+            path: "/v1/chat/completions",
+            headers: {
+              authorization: `Bearer ${peers.provider.apiKey}`,
+              "content-type": "application/json",
+              "x-portkey-provider": "openai",
+              "x-portkey-custom-host": peers.provider.baseUrl,
+            },
+            body: json(chat),
+          }),
+        },
+      },
     },
   },
   { name: "data.kv get", sides: { capstan: capstanSide("data.kv", "get", () => ({ key: "/bench/k" })) } },
-  { name: "data.kv set", sides: { capstan: capstanSide("data.kv", "set", (i) => ({ key: `/bench/k${i % 100}`, value: { hello: "world", i } })) } },
+  {
+    name: "data.kv set",
+    sides: {
+      capstan: capstanSide("data.kv", "set", (i) => ({ key: `/bench/k${i % 100}`, value: { hello: "world", i } })),
+    },
+  },
   {
     name: "storage.object put",
     sides: {
-      direct: { target: { name: "direct", host: s3Url.hostname, port: Number(s3Url.port), next: (i) => {
-        const body = Buffer.from(objectBody);
-        const p = `/${peers.s3.bucket}/direct/obj-${i % 100}`;
-        return { method: "PUT", path: p, body, headers: { ...signS3({ method: "PUT", host: s3Url.host, path: p, body, region: peers.s3.region, accessKeyId: peers.s3.accessKeyId, secretAccessKey: peers.s3.secretAccessKey }), "content-type": "text/plain" } };
-      } } },
-      capstan: capstanSide("storage.object", "write", (i) => ({ key: `/files/obj-${i % 100}`, content_base64: Buffer.from(objectBody).toString("base64"), content_type: "text/plain" })),
+      direct: {
+        target: {
+          name: "direct",
+          host: s3Url.hostname,
+          port: Number(s3Url.port),
+          next: (i) => {
+            const body = Buffer.from(objectBody);
+            const p = `/${peers.s3.bucket}/direct/obj-${i % 100}`;
+            return {
+              method: "PUT",
+              path: p,
+              body,
+              headers: {
+                ...signS3({
+                  method: "PUT",
+                  host: s3Url.host,
+                  path: p,
+                  body,
+                  region: peers.s3.region,
+                  accessKeyId: peers.s3.accessKeyId,
+                  secretAccessKey: peers.s3.secretAccessKey,
+                }),
+                "content-type": "text/plain",
+              },
+            };
+          },
+        },
+      },
+      capstan: capstanSide("storage.object", "write", (i) => ({
+        key: `/files/obj-${i % 100}`,
+        content_base64: Buffer.from(objectBody).toString("base64"),
+        content_type: "text/plain",
+      })),
     },
   },
   {
     name: "storage.object get",
     // Every object the get sides read exists (written through Capstan, so the direct side reads Capstan's keys).
     prepare: async () => {
-      const put = capstanSide("storage.object", "write", (i) => ({ key: `/files/obj-${i}`, content_base64: Buffer.from(objectBody).toString("base64"), content_type: "text/plain" }));
+      const put = capstanSide("storage.object", "write", (i) => ({
+        key: `/files/obj-${i}`,
+        content_base64: Buffer.from(objectBody).toString("base64"),
+        content_type: "text/plain",
+      }));
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       for (let i = 0; i < 100; i++) {
         const r = await send(agent, put.target, i);
-        if (r.status !== 200) throw new Error(`storage.object write: ${r.status} ${r.body.toString("utf8").slice(0, 300)}`);
+        if (r.status !== 200)
+          throw new Error(`storage.object write: ${r.status} ${r.body.toString("utf8").slice(0, 300)}`);
       }
       agent.destroy();
     },
     sides: {
-      direct: { target: { name: "direct", host: s3Url.hostname, port: Number(s3Url.port), next: (i) => {
-        const p = `/${peers.s3.bucket}/${s.productId}/files/obj-${i % 100}`;
-        return { method: "GET", path: p, headers: signS3({ method: "GET", host: s3Url.host, path: p, body: Buffer.alloc(0), region: peers.s3.region, accessKeyId: peers.s3.accessKeyId, secretAccessKey: peers.s3.secretAccessKey }) };
-      } } },
+      direct: {
+        target: {
+          name: "direct",
+          host: s3Url.hostname,
+          port: Number(s3Url.port),
+          next: (i) => {
+            const p = `/${peers.s3.bucket}/${s.productId}/files/obj-${i % 100}`;
+            return {
+              method: "GET",
+              path: p,
+              headers: signS3({
+                method: "GET",
+                host: s3Url.host,
+                path: p,
+                body: Buffer.alloc(0),
+                region: peers.s3.region,
+                accessKeyId: peers.s3.accessKeyId,
+                secretAccessKey: peers.s3.secretAccessKey,
+              }),
+            };
+          },
+        },
+      },
       capstan: capstanSide("storage.object", "read", (i) => ({ key: `/files/obj-${i % 100}` })),
     },
   },
@@ -165,7 +264,13 @@ const allScenarios: TScenario[] = [
 const scenarios = allScenarios.filter((sc) => !ONLY || ONLY.has(sc.name));
 const ms = (v: number) => round(v, 3);
 function latency(r: TRun) {
-  return { p50: ms(pct(r.latencies, 50)), p99: ms(pct(r.latencies, 99)), requests_per_sec: Math.round(r.count / r.seconds), calls: r.count, errors: r.errors };
+  return {
+    p50: ms(pct(r.latencies, 50)),
+    p99: ms(pct(r.latencies, 99)),
+    requests_per_sec: Math.round(r.count / r.seconds),
+    calls: r.count,
+    errors: r.errors,
+  };
 }
 
 const out: Record<string, Record<string, unknown>> = {};
@@ -207,13 +312,21 @@ for (const sc of scenarios) {
       const r = runs[name]!;
       const entry: Record<string, unknown> = { latency_ms: latency(r) };
       if (direct && name !== "direct") {
-        entry.overhead_ms = { p50: ms(pct(r.latencies, 50) - pct(direct.latencies, 50)), p99: ms(pct(r.latencies, 99) - pct(direct.latencies, 99)) };
+        entry.overhead_ms = {
+          p50: ms(pct(r.latencies, 50) - pct(direct.latencies, 50)),
+          p99: ms(pct(r.latencies, 99) - pct(direct.latencies, 99)),
+        };
       }
       if (side.overheadHeader?.length) {
-        entry.capstan_overhead_ms_header = { p50: ms(pct(side.overheadHeader, 50)), p99: ms(pct(side.overheadHeader, 99)) };
+        entry.capstan_overhead_ms_header = {
+          p50: ms(pct(side.overheadHeader, 50)),
+          p99: ms(pct(side.overheadHeader, 99)),
+        };
       }
       if (side.timing && Object.keys(side.timing).length) {
-        entry.server_timing_p50_ms = Object.fromEntries(Object.entries(side.timing).map(([k, v]) => [k, ms(pct(v, 50))]));
+        entry.server_timing_p50_ms = Object.fromEntries(
+          Object.entries(side.timing).map(([k, v]) => [k, ms(pct(v, 50))]),
+        );
       }
       if (side.pid) {
         entry.server_cpu_ms_per_call = ms(cpu[name]! / Math.max(1, r.count + r.errors));
@@ -233,14 +346,59 @@ let outbox: Awaited<ReturnType<typeof outboxScenario>> | null = null;
 if (!ONLY || ONLY.has("outbox")) {
   token = await bridgeToken(base, s.svc);
   outbox = await outboxScenario({
-    databaseUrl: env.DATABASE_URL!, rest, ws: s.ws, webhookUrl: peers.webhookUrl, seconds: SECONDS,
-    target: capstanSide("ai.generate", "generate", () => ({ model_kind: "text", input: { messages: chat.messages }, max_tokens: 16 })).target,
+    databaseUrl: env.DATABASE_URL!,
+    rest,
+    ws: s.ws,
+    webhookUrl: peers.webhookUrl,
+    seconds: SECONDS,
+    target: capstanSide("ai.generate", "generate", () => ({
+      model_kind: "text",
+      input: { messages: chat.messages },
+      max_tokens: 16,
+    })).target,
   });
   console.log("outbox", JSON.stringify(outbox));
 }
 
+// The floor under the record commit (issue #34 item 2): a one-row durable commit on a connection of our own to the
+// same database, beside the server's own Server-Timing `record` (the record statement's group commit) at c=1.
+const floor = await commitFloor(env.DATABASE_URL!);
+const ai1Timing = (
+  out["ai.generate"]?.c1 as Record<string, { server_timing_p50_ms?: Record<string, number> }> | undefined
+)?.capstan?.server_timing_p50_ms;
+const commits = {
+  durable_commit_floor_p50_ms: floor.p50,
+  durable_commit_floor_p99_ms: floor.p99,
+  record_p50_ms_c1: ai1Timing?.record ?? null,
+  reserve_p50_ms_c1: ai1Timing?.reserve ?? null,
+};
+console.log("commits", JSON.stringify(commits));
+
+async function commitFloor(url: string): Promise<{ p50: number; p99: number }> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query("CREATE TABLE IF NOT EXISTS bench_commit_floor (id bigint)");
+  const lat: number[] = [];
+  for (let i = 0; i < 1_500; i++) {
+    const t = performance.now();
+    await c.query({ name: "floor", text: "INSERT INTO bench_commit_floor VALUES ($1)", values: [i] });
+    if (i >= 100) lat.push(performance.now() - t);
+  }
+  await c.query("DROP TABLE bench_commit_floor");
+  await c.end();
+  return { p50: round(pct(lat, 50), 3) ?? 0, p99: round(pct(lat, 99), 3) ?? 0 };
+}
+
 // The issue's targets (2 cores), checked against this run (null when a scenario was left out).
-type TRow = Record<string, { latency_ms: { requests_per_sec: number }; overhead_ms?: { p50: number; p99: number }; server_cpu_ms_per_call?: number } | undefined>;
+type TRow = Record<
+  string,
+  | {
+      latency_ms: { requests_per_sec: number };
+      overhead_ms?: { p50: number; p99: number };
+      server_cpu_ms_per_call?: number;
+    }
+  | undefined
+>;
 const ai1 = out["ai.generate"]?.c1 as TRow | undefined;
 const ai10 = out["ai.generate"]?.c10 as TRow | undefined;
 const kv10 = out["data.kv get"]?.c10 as TRow | undefined;
@@ -249,13 +407,31 @@ const check = (capstan: number | undefined, met: (v: number) => boolean, gateway
 const gw1 = ai1?.portkey?.overhead_ms?.p50 ?? Infinity;
 const gw10 = ai10?.portkey?.latency_ms.requests_per_sec ?? 0;
 const targets = {
-  "ai.generate overhead p50 (c=1) below the gateway's and <= 1.5 ms": check(ai1?.capstan?.overhead_ms?.p50, (v) => v < gw1 && v <= 1.5, ai1?.portkey?.overhead_ms?.p50),
+  "ai.generate overhead p50 (c=1) below the gateway's and <= 1.5 ms": check(
+    ai1?.capstan?.overhead_ms?.p50,
+    (v) => v < gw1 && v <= 1.5,
+    ai1?.portkey?.overhead_ms?.p50,
+  ),
   "ai.generate overhead p99 (c=1) <= 8 ms": check(ai1?.capstan?.overhead_ms?.p99, (v) => v <= 8),
-  "ai.generate req/s (c=10) >= the gateway's": check(ai10?.capstan?.latency_ms.requests_per_sec, (v) => v >= gw10, ai10?.portkey?.latency_ms.requests_per_sec),
+  "ai.generate req/s (c=10) >= the gateway's": check(
+    ai10?.capstan?.latency_ms.requests_per_sec,
+    (v) => v >= gw10,
+    ai10?.portkey?.latency_ms.requests_per_sec,
+  ),
   "data.kv get >= 1500 req/s (c=10)": check(kv10?.capstan?.latency_ms.requests_per_sec, (v) => v >= 1500),
-  "server CPU <= 1.5 ms per ai.generate call (c=10)": check(ai10?.capstan?.server_cpu_ms_per_call, (v) => v <= 1.5, ai10?.portkey?.server_cpu_ms_per_call),
-  "outbox dispatcher >= 2x the Bridge's event rate at max throughput (ai.generate c=10)": check(outbox?.dispatcher_to_bridge_ratio ?? undefined, (v) => v >= 2),
-  "dispatch lag p99 < 2000 ms at max throughput (ai.generate c=10)": check(outbox?.dispatch_lag_ms_at_max_throughput.p99 ?? undefined, (v) => v < 2000),
+  "server CPU <= 1.5 ms per ai.generate call (c=10)": check(
+    ai10?.capstan?.server_cpu_ms_per_call,
+    (v) => v <= 1.5,
+    ai10?.portkey?.server_cpu_ms_per_call,
+  ),
+  "outbox dispatcher >= 2x the Bridge's event rate at max throughput (ai.generate c=10)": check(
+    outbox?.dispatcher_to_bridge_ratio ?? undefined,
+    (v) => v >= 2,
+  ),
+  "dispatch lag p99 < 2000 ms at max throughput (ai.generate c=10)": check(
+    outbox?.dispatch_lag_ms_at_max_throughput.p99 ?? undefined,
+    (v) => v < 2000,
+  ),
 };
 console.log(JSON.stringify(targets, null, 2));
 
@@ -263,12 +439,16 @@ const date = new Date().toISOString();
 const results: Record<string, unknown> = {
   date,
   machine: machine(pgVersion),
-  server: "npm start (scripts/start.mjs -> scripts/server.mjs, NODE_ENV=production, production build, workers in-process), fresh PostgreSQL database",
+  server:
+    "npm start (scripts/start.mjs -> scripts/server.mjs, NODE_ENV=production, production build, workers in-process), fresh PostgreSQL database",
   peer: `@portkey-ai/gateway ${JSON.parse(readFileSync(path.join(ROOT, "node_modules", "@portkey-ai", "gateway", "package.json"), "utf8")).version} (node build/start-server.js --headless, NODE_ENV=production)`,
-  upstreams: "loopback OpenAI-compatible provider answering at once; S3-compatible test server (test/support/s3-server.ts); one process of their own",
+  upstreams:
+    "loopback OpenAI-compatible provider answering at once; S3-compatible test server (test/support/s3-server.ts); one process of their own",
   seconds_per_target: SECONDS,
-  method: "overhead_ms = the target's latency percentile minus the direct call's in the same run; c1 interleaves the targets in 5 rounds; server_cpu_ms_per_call = /proc utime+stime delta of the server process / calls (its workers included)",
+  method:
+    "overhead_ms = the target's latency percentile minus the direct call's in the same run; c1 interleaves the targets in 5 rounds; server_cpu_ms_per_call = /proc utime+stime delta of the server process / calls (its workers included)",
   bridge: out,
+  commits,
   outbox,
   targets,
 };
@@ -292,7 +472,11 @@ if (ONLY) {
 }
 if (process.env.BENCH_SURFACE !== "0") {
   // Surface proxy and admitted invocations (their own npm start, deployment and sandbox); merged into latest.json.
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "surface.ts")], { cwd: ROOT, stdio: "inherit", env: process.env });
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "surface.ts")], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: process.env,
+  });
   if (r.status !== 0) console.warn("bench: the surface bench failed; latest.json has the Bridge figures only");
 }
 const final = readFileSync(latest, "utf8");

@@ -31,7 +31,18 @@ import pg from "pg";
 import { paced, pct, round, run, type TTarget } from "./lib/load";
 import { histogramQuantile, scrapeMetrics, type TSamples } from "./lib/metrics";
 import { cpuMs, machine, rssMb } from "./lib/proc";
-import { benchServerEnv, bridgeToken, ensureBuild, freePort, restClient, ROOT, seed, startCapstan, startPeers, stopGroup } from "./lib/setup";
+import {
+  benchServerEnv,
+  bridgeToken,
+  ensureBuild,
+  freePort,
+  restClient,
+  ROOT,
+  seed,
+  startCapstan,
+  startPeers,
+  stopGroup,
+} from "./lib/setup";
 
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
@@ -51,7 +62,10 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const metricsToken = randomBytes(24).toString("hex");
 const env = benchServerEnv({
-  databaseUrl: ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`), dataDir, port, extra: { CAPSTAN_METRICS_TOKEN: metricsToken },
+  databaseUrl: ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`),
+  dataDir,
+  port,
+  extra: { CAPSTAN_METRICS_TOKEN: metricsToken },
 });
 Object.assign(process.env, env);
 
@@ -73,14 +87,28 @@ const rest = restClient(base, ownerToken);
 const s = await seed(rest, dataDir, peers);
 // Workers do their whole job: every event is delivered to a loopback receiver (SOAK_WEBHOOK=0: none).
 const webhook = process.env.SOAK_WEBHOOK !== "0";
-if (webhook) await rest("POST", `/v1/workspaces/${s.ws}/event-subscriptions`, { url: peers.webhookUrl, event_types: ["*"], description: "soak" });
+if (webhook)
+  await rest("POST", `/v1/workspaces/${s.ws}/event-subscriptions`, {
+    url: peers.webhookUrl,
+    event_types: ["*"],
+    description: "soak",
+  });
 
 let token = await bridgeToken(base, s.svc);
 let tokenAt = Date.now();
-const body = Buffer.from(JSON.stringify({ model_kind: "text", input: { messages: [{ role: "user", content: "hi" }] }, max_tokens: 16 }));
+const body = Buffer.from(
+  JSON.stringify({ model_kind: "text", input: { messages: [{ role: "user", content: "hi" }] }, max_tokens: 16 }),
+);
 const target: TTarget = {
-  name: "capstan", host: "127.0.0.1", port,
-  next: () => ({ method: "POST", path: "/v1/capabilities/ai.generate/generate", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body }),
+  name: "capstan",
+  host: "127.0.0.1",
+  port,
+  next: () => ({
+    method: "POST",
+    path: "/v1/capabilities/ai.generate/generate",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body,
+  }),
 };
 
 const warm = await run(target, 1, 2);
@@ -93,9 +121,20 @@ if (!maxRps) {
   maxFrom = `probe: ${PROBE} s at concurrency 10 on this server (${probe.count} calls, ${probe.errors} errors)`;
 }
 const rate = Math.max(1, Math.round(maxRps * LOAD));
-console.log(`soak: max ${Math.round(maxRps)} req/s (${maxFrom}); running ${rate} req/s for ${SECONDS} s, sampling every ${SAMPLE} s, warm-up ${WARMUP} s`);
+console.log(
+  `soak: max ${Math.round(maxRps)} req/s (${maxFrom}); running ${rate} req/s for ${SECONDS} s, sampling every ${SAMPLE} s, warm-up ${WARMUP} s`,
+);
 
-type TSample = { t: number; rss_mb: number; cpu_ms: number; calls: number; errors: number; skipped: number; outbox_depth: number | null; outbox_lag_s: number | null };
+type TSample = {
+  t: number;
+  rss_mb: number;
+  cpu_ms: number;
+  calls: number;
+  errors: number;
+  skipped: number;
+  outbox_depth: number | null;
+  outbox_lag_s: number | null;
+};
 const samples: TSample[] = [];
 const scrape = async (): Promise<TSamples> => scrapeMetrics(base, metricsToken).catch(() => new Map());
 const metricsBefore = await scrape();
@@ -103,9 +142,14 @@ const cpuBefore = cpuMs(capstan.serverPid);
 const sampleNow = async (st: { latencies: number[]; errors: number; skipped: number }, t: number) => {
   const m = await scrape();
   const sample: TSample = {
-    t: round(t, 1)!, rss_mb: rssMb(capstan.serverPid), cpu_ms: cpuMs(capstan.serverPid) - cpuBefore,
-    calls: st.latencies.length, errors: st.errors, skipped: st.skipped,
-    outbox_depth: m.get("capstan_outbox_depth") ?? null, outbox_lag_s: m.get("capstan_outbox_lag_seconds") ?? null,
+    t: round(t, 1)!,
+    rss_mb: rssMb(capstan.serverPid),
+    cpu_ms: cpuMs(capstan.serverPid) - cpuBefore,
+    calls: st.latencies.length,
+    errors: st.errors,
+    skipped: st.skipped,
+    outbox_depth: m.get("capstan_outbox_depth") ?? null,
+    outbox_lag_s: m.get("capstan_outbox_lag_seconds") ?? null,
   };
   samples.push(sample);
   console.log(`soak: ${JSON.stringify(sample)}`);
@@ -151,15 +195,19 @@ function slopePerMinute(xs: number[], ys: number[]): number | null {
 }
 const lags = samples.map((x) => x.outbox_lag_s).filter((x): x is number => x !== null);
 const logErrors = existsSync(logFile)
-  ? readFileSync(logFile, "utf8").split("\n").filter((l) => /"level":"(error|fatal)"/.test(l)).length
+  ? readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter((l) => /"level":"(error|fatal)"/.test(l)).length
   : null;
 const dispatchP99 = histogramQuantile(metricsBefore, metricsAfter, "capstan_outbox_dispatch_lag_seconds", 0.99);
 
 const report = {
   date: new Date().toISOString(),
   machine: machine(pgVersion),
-  server: "npm start (scripts/start.mjs -> scripts/server.mjs, NODE_ENV=production, production build, workers in-process), fresh PostgreSQL database, CAPSTAN_METRICS_TOKEN set",
-  scenario: "ai.generate (loopback OpenAI-compatible provider answering at once), open loop at a fixed rate, at most 64 requests in flight",
+  server:
+    "npm start (scripts/start.mjs -> scripts/server.mjs, NODE_ENV=production, production build, workers in-process), fresh PostgreSQL database, CAPSTAN_METRICS_TOKEN set",
+  scenario:
+    "ai.generate (loopback OpenAI-compatible provider answering at once), open loop at a fixed rate, at most 64 requests in flight",
   webhook_subscription: webhook ? "every event type, to a loopback receiver answering 204" : null,
   max_requests_per_sec: Math.round(maxRps),
   max_from: maxFrom,
@@ -174,15 +222,31 @@ const report = {
   statuses: result.statuses,
   skipped_requests: result.skipped,
   server_log_error_lines: logErrors,
-  latency_ms: { p50: round(pct(result.latencies, 50)), p99: round(pct(result.latencies, 99)), max: round(result.latencies.reduce((m, x) => (x > m ? x : m), 0)) },
+  latency_ms: {
+    p50: round(pct(result.latencies, 50)),
+    p99: round(pct(result.latencies, 99)),
+    max: round(result.latencies.reduce((m, x) => (x > m ? x : m), 0)),
+  },
   server_cpu_ms_per_call: round(cpuTotal / Math.max(1, result.latencies.length + result.errors)),
   rss_mb_after_warmup: {
-    first: rss[0] ?? null, last: rss[rss.length - 1] ?? null, max: rss.length ? Math.max(...rss) : null,
-    slope_mb_per_minute: round(slopePerMinute(after.map((x) => x.t), rss) ?? NaN),
+    first: rss[0] ?? null,
+    last: rss[rss.length - 1] ?? null,
+    max: rss.length ? Math.max(...rss) : null,
+    slope_mb_per_minute: round(
+      slopePerMinute(
+        after.map((x) => x.t),
+        rss,
+      ) ?? NaN,
+    ),
   },
-  outbox_lag_seconds: { max: lags.length ? round(Math.max(...lags)) : null, p99: round(pct(lags, 99)), what: "capstan_outbox_lag_seconds (age of the oldest undispatched event) sampled every sample_seconds" },
+  outbox_lag_seconds: {
+    max: lags.length ? round(Math.max(...lags)) : null,
+    p99: round(pct(lags, 99)),
+    what: "capstan_outbox_lag_seconds (age of the oldest undispatched event) sampled every sample_seconds",
+  },
   dispatch_lag_p99_seconds_at_most: dispatchP99 ? dispatchP99.le : null,
-  dispatch_lag_what: "capstan_outbox_dispatch_lag_seconds histogram (event written -> dispatched) over the run: the upper bound of the bucket holding the 99th percentile",
+  dispatch_lag_what:
+    "capstan_outbox_dispatch_lag_seconds histogram (event written -> dispatched) over the run: the upper bound of the bucket holding the 99th percentile",
   outbox_drained_after_load_seconds: drainedSeconds,
   samples,
 };

@@ -1,17 +1,37 @@
 #!/usr/bin/env node
-// Operator CLI entry: runs src/cli/capstan.ts through tsx so it shares the
-// service's code (database factory, token issuer) rather than copying it.
-import { spawnSync } from "node:child_process";
+// Operator CLI entry. From the TypeScript source through tsx when tsx is
+// installed (a development checkout: always the code you are editing), else
+// the production build (dist/cli.mjs from `npm run build`, what an image with
+// `npm ci --omit=dev` has). Either way in this process, so signals reach it.
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const tsx = require.resolve("tsx/cli", { paths: [root] });
-const r = spawnSync(process.execPath, [tsx, "--tsconfig", path.join(root, "tsconfig.json"), path.join(root, "src/cli/capstan.ts"), ...process.argv.slice(2)], {
-  stdio: "inherit",
-  cwd: process.cwd(),
-  env: { LOG_LEVEL: "warn", ...process.env },
-});
-process.exit(r.status ?? 1);
+const source = path.join(root, "src", "cli", "capstan.ts");
+const built = path.join(root, "dist", "cli.mjs");
+
+function hasTsx() {
+  try {
+    require.resolve("tsx/esm/api", { paths: [root] });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+process.env.LOG_LEVEL ??= "warn";
+if (existsSync(source) && hasTsx()) {
+  const { register } = await import("tsx/esm/api");
+  register({ tsconfig: path.join(root, "tsconfig.json") });
+  await import(pathToFileURL(source).href);
+} else if (existsSync(built)) {
+  await import(pathToFileURL(built).href);
+} else {
+  console.error(
+    "capstan: no dist/cli.mjs: run `npm run build` first (or install the dev dependencies to run from source)",
+  );
+  process.exit(1);
+}

@@ -1,4 +1,4 @@
-// The README's "Calling Capstan from a script" example, verbatim (test/client-script.int.test.ts runs it).
+// docs/api.md's "Calling Capstan from a script" example, verbatim (test/client-script.int.test.ts runs it).
 import { createCapstanClient, must } from "@capstan/client";
 
 const capstan = createCapstanClient({ baseUrl: process.env.CAPSTAN_URL!, token: process.env.CAPSTAN_TOKEN! });

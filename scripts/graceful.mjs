@@ -31,10 +31,13 @@ export function installGracefulStop(server, opts = {}) {
     const app = opts.app ?? globalThis.__capstanStop;
     log(`${signal}: draining (delay ${delayMs} ms, grace ${graceMs} ms)`);
     app?.begin();
-    const hard = setTimeout(() => {
-      log("graceful stop exceeded its bound; exiting");
-      process.exit(1);
-    }, delayMs + graceMs + 5_000);
+    const hard = setTimeout(
+      () => {
+        log("graceful stop exceeded its bound; exiting");
+        process.exit(1);
+      },
+      delayMs + graceMs + 5_000,
+    );
     hard.unref();
     setTimeout(() => drain(started), delayMs);
   };

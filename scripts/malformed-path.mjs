@@ -40,7 +40,11 @@ export function answerMalformedPath(req, res) {
     correlation_id: id,
     reason: "malformed_path",
   });
-  res.writeHead(400, { "content-type": "application/problem+json", "x-correlation-id": id, "content-length": Buffer.byteLength(body) });
+  res.writeHead(400, {
+    "content-type": "application/problem+json",
+    "x-correlation-id": id,
+    "content-length": Buffer.byteLength(body),
+  });
   res.end(body);
   return true;
 }

@@ -38,7 +38,8 @@ function resolve(doc: TJson, node: unknown, seen: Set<string> = new Set()): TJso
   return n && typeof n === "object" ? n : undefined;
 }
 
-const typesOf = (s: TJson): string[] | null => (s.type === undefined ? null : (Array.isArray(s.type) ? s.type : [s.type]).map(String));
+const typesOf = (s: TJson): string[] | null =>
+  s.type === undefined ? null : (Array.isArray(s.type) ? s.type : [s.type]).map(String);
 const opKey = (method: string, p: string) => `${method.toUpperCase()} ${p.replace(/\{[^}]+\}/g, "{}")}`;
 
 function operations(doc: TJson): Map<string, { name: string; op: TJson }> {
@@ -61,18 +62,24 @@ export function breakingChanges(released: TJson, current: TJson): string[] {
     const ot = typesOf(o);
     const nt = typesOf(n);
     if (ot && nt) {
-      if (dir === "request" && ot.some((t) => !nt.includes(t) && !(t === "integer" && nt.includes("number")))) out.push(`${where}: type ${ot.join("|")} became ${nt.join("|")} (a request accepts less)`);
-      if (dir === "response" && nt.some((t) => !ot.includes(t) && !(t === "integer" && ot.includes("number")))) out.push(`${where}: type ${ot.join("|")} became ${nt.join("|")} (a response may answer more)`);
+      if (dir === "request" && ot.some((t) => !nt.includes(t) && !(t === "integer" && nt.includes("number"))))
+        out.push(`${where}: type ${ot.join("|")} became ${nt.join("|")} (a request accepts less)`);
+      if (dir === "response" && nt.some((t) => !ot.includes(t) && !(t === "integer" && ot.includes("number"))))
+        out.push(`${where}: type ${ot.join("|")} became ${nt.join("|")} (a response may answer more)`);
     } else if (dir === "request" && !ot && nt) {
       out.push(`${where}: any type became ${nt.join("|")}`);
     }
     if (Array.isArray(o.enum) && dir === "request") {
-      const removed = Array.isArray(n.enum) ? o.enum.filter((v: unknown) => !n.enum.some((w: unknown) => JSON.stringify(w) === JSON.stringify(v))) : [];
+      const removed = Array.isArray(n.enum)
+        ? o.enum.filter((v: unknown) => !n.enum.some((w: unknown) => JSON.stringify(w) === JSON.stringify(v)))
+        : [];
       if (removed.length) out.push(`${where}: enum lost ${removed.map((v: unknown) => JSON.stringify(v)).join(", ")}`);
     }
     if (!Array.isArray(o.enum) && Array.isArray(n.enum) && dir === "request") out.push(`${where}: became an enum`);
-    if ("const" in o && JSON.stringify(o.const) !== JSON.stringify(n.const)) out.push(`${where}: const ${JSON.stringify(o.const)} became ${JSON.stringify(n.const)}`);
-    if (!("const" in o) && "const" in n && dir === "request") out.push(`${where}: became const ${JSON.stringify(n.const)}`);
+    if ("const" in o && JSON.stringify(o.const) !== JSON.stringify(n.const))
+      out.push(`${where}: const ${JSON.stringify(o.const)} became ${JSON.stringify(n.const)}`);
+    if (!("const" in o) && "const" in n && dir === "request")
+      out.push(`${where}: became const ${JSON.stringify(n.const)}`);
 
     const oreq = new Set<string>(o.required ?? []);
     const nreq = new Set<string>(n.required ?? []);
@@ -85,7 +92,9 @@ export function breakingChanges(released: TJson, current: TJson): string[] {
       }
     } else {
       for (const k of nreq) if (!oreq.has(k)) out.push(`${where}/${k}: request property became required`);
-      for (const k of Object.keys(oprops)) if (!(k in nprops) && n.additionalProperties === false) out.push(`${where}/${k}: request property no longer accepted`);
+      for (const k of Object.keys(oprops))
+        if (!(k in nprops) && n.additionalProperties === false)
+          out.push(`${where}/${k}: request property no longer accepted`);
     }
     for (const k of Object.keys(oprops)) if (k in nprops) schema(oprops[k], nprops[k], `${where}/${k}`, dir, depth + 1);
     if (o.items && n.items) schema(o.items, n.items, `${where}/items`, dir, depth + 1);
@@ -98,15 +107,24 @@ export function breakingChanges(released: TJson, current: TJson): string[] {
       continue;
     }
     const n = hit.op;
-    if (Array.isArray(o.security) && o.security.length === 0 && Array.isArray(n.security) && n.security.length > 0) out.push(`${name}: a public operation now requires credentials`);
+    if (Array.isArray(o.security) && o.security.length === 0 && Array.isArray(n.security) && n.security.length > 0)
+      out.push(`${name}: a public operation now requires credentials`);
 
     // Parameters (by location and name; path parameters by position, their names may change).
-    const params = (op: TJson, doc: TJson) => new Map<string, TJson>((op.parameters ?? []).map((p: unknown) => resolve(doc, p)).filter(Boolean).filter((p: TJson) => p.in !== "path").map((p: TJson) => [`${p.in} ${String(p.name).toLowerCase()}`, p]));
+    const params = (op: TJson, doc: TJson) =>
+      new Map<string, TJson>(
+        (op.parameters ?? [])
+          .map((p: unknown) => resolve(doc, p))
+          .filter(Boolean)
+          .filter((p: TJson) => p.in !== "path")
+          .map((p: TJson) => [`${p.in} ${String(p.name).toLowerCase()}`, p]),
+      );
     const op = params(o, released);
     const np = params(n, current);
     for (const [k, p] of np) {
       const before = op.get(k);
-      if (p.required && !before?.required) out.push(`${name}: ${before ? "parameter became required" : "new required parameter"} ${k}`);
+      if (p.required && !before?.required)
+        out.push(`${name}: ${before ? "parameter became required" : "new required parameter"} ${k}`);
       if (before) schema(before.schema, p.schema, `${name} parameter ${k}`, "request", 0);
     }
 
@@ -147,13 +165,26 @@ const major = (v: string) => Number(/^(\d+)\./.exec(v)?.[1] ?? NaN);
  * version (info.version 2.0.0, served under a new prefix), never a silent
  * edit of v1. So: no breaking change, or the major version went up.
  */
-export function versionVerdict(releasedVersion: string, currentVersion: string, changes: string[]): { ok: boolean; message: string } {
+export function versionVerdict(
+  releasedVersion: string,
+  currentVersion: string,
+  changes: string[],
+): { ok: boolean; message: string } {
   const r = major(releasedVersion);
   const c = major(currentVersion);
-  if (Number.isNaN(c) || Number.isNaN(r)) return { ok: false, message: `info.version must be semver (released ${releasedVersion}, current ${currentVersion})` };
+  if (Number.isNaN(c) || Number.isNaN(r))
+    return {
+      ok: false,
+      message: `info.version must be semver (released ${releasedVersion}, current ${currentVersion})`,
+    };
   if (c < r) return { ok: false, message: `info.version went down from ${releasedVersion} to ${currentVersion}` };
-  if (!changes.length) return { ok: true, message: `no breaking change since ${releasedVersion} (current ${currentVersion})` };
-  if (c > r) return { ok: true, message: `${changes.length} breaking change(s), allowed by the new major version ${currentVersion} (released ${releasedVersion})` };
+  if (!changes.length)
+    return { ok: true, message: `no breaking change since ${releasedVersion} (current ${currentVersion})` };
+  if (c > r)
+    return {
+      ok: true,
+      message: `${changes.length} breaking change(s), allowed by the new major version ${currentVersion} (released ${releasedVersion})`,
+    };
   return {
     ok: false,
     message: `${changes.length} breaking change(s) against the released ${releasedVersion} with the same major version ${currentVersion}: keep v${r} compatible, or publish a new major version (spec 9)`,

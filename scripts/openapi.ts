@@ -35,10 +35,14 @@ async function clientTypes(doc: TDoc): Promise<string> {
 function lint(doc: TDoc): boolean {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "capstan-openapi-")), "openapi.json");
   writeFileSync(file, JSON.stringify(doc, null, 2));
-  const r = spawnSync(path.join(root, "node_modules/.bin/redocly"), ["lint", file, "--config", path.join(root, "redocly.yaml"), "--format=stylish"], {
-    stdio: "inherit",
-    env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-  });
+  const r = spawnSync(
+    path.join(root, "node_modules/.bin/redocly"),
+    ["lint", file, "--config", path.join(root, "redocly.yaml"), "--format=stylish"],
+    {
+      stdio: "inherit",
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    },
+  );
   console.log(r.status === 0 ? "openapi: lint: 0 errors" : `openapi: lint failed (exit code ${r.status})`);
   return r.status === 0;
 }
@@ -62,7 +66,9 @@ async function clientCheck(doc: TDoc): Promise<boolean> {
 
 function breaking(doc: TDoc): boolean {
   if (!existsSync(RELEASED)) {
-    console.error(`openapi: no released document at ${path.relative(root, RELEASED)} (npm run openapi:release records one)`);
+    console.error(
+      `openapi: no released document at ${path.relative(root, RELEASED)} (npm run openapi:release records one)`,
+    );
     return false;
   }
   const released = JSON.parse(readFileSync(RELEASED, "utf8")) as TDoc;
@@ -76,8 +82,14 @@ function breaking(doc: TDoc): boolean {
 async function main(): Promise<void> {
   const cmd = process.argv[2] ?? "check";
   const doc = current();
-  const ops = Object.values<TDoc>(doc.paths).reduce((n, item) => n + ["get", "put", "post", "delete", "patch", "head", "options", "trace"].filter((m) => item[m]).length, 0);
-  console.log(`openapi: the document has ${ops} operations on ${Object.keys(doc.paths).length} paths (version ${doc.info.version})`);
+  const ops = Object.values<TDoc>(doc.paths).reduce(
+    (n, item) =>
+      n + ["get", "put", "post", "delete", "patch", "head", "options", "trace"].filter((m) => item[m]).length,
+    0,
+  );
+  console.log(
+    `openapi: the document has ${ops} operations on ${Object.keys(doc.paths).length} paths (version ${doc.info.version})`,
+  );
   let ok = true;
   switch (cmd) {
     case "lint":

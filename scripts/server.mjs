@@ -7,7 +7,9 @@
 // is Next.js as usual (the route app/s/[srf] serves surfaces then). Bridge calls
 // (POST /v1/capabilities/{capability}/{action}) likewise go to the framework-free
 // Bridge handler the app registers (globalThis.__capstanBridgeNode,
-// src/server/bridge/node.ts), the same one the Next.js route calls.
+// src/server/bridge/node.ts), the same one the Next.js route calls, and invocations
+// (POST /v1/sessions/{ses}/invocations) to the REST handler the catch-all route calls
+// (globalThis.__capstanRestNode, src/server/http/rest-node.ts).
 import http from "node:http";
 import { performance } from "node:perf_hooks";
 import next from "next";
@@ -32,11 +34,19 @@ const server = http.createServer((req, res) => {
   // Bridge calls (POST /v1/capabilities/...) go to the Bridge's own handler, timed from here.
   const bridge = bridgeNode ? globalThis.__capstanBridgeNode : undefined;
   if (bridge && bridge(req, res, arrivedAt)) return;
+  // Invocations through a session (POST /v1/sessions/{ses}/invocations): the same REST handler, without the router.
+  const rest = bridgeNode ? globalThis.__capstanRestNode : undefined;
+  if (rest && rest(req, res, arrivedAt)) return;
   void handle(req, res);
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
-  console.log(`[server] ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+  // The URL people use (CAPSTAN_PUBLIC_URL follows the port unless set: scripts/public-url.mjs).
+  const local = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
+  const publicUrl = (process.env.CAPSTAN_PUBLIC_URL ?? local).replace(/\/+$/, "");
+  console.log(
+    `[server] ready on ${publicUrl} (listening on ${hostname}:${port}, pid ${process.pid}); sign in at ${publicUrl}/signin`,
+  );
 });
 
 // SIGTERM/SIGINT: /readyz 503, stop accepting, drain in-flight requests within

@@ -1,11 +1,23 @@
 // `npm start`: serves the production build, building it first when there is
-// none (.next/BUILD_ID missing). Listens on $PORT (3000) and $HOST (0.0.0.0);
+// none (.next/BUILD_ID missing). Listens on $PORT (3000; `npm start -- -p N`) and $HOST (0.0.0.0);
 // forwards signals to the server (scripts/server.mjs) and exits with its code.
+// npm does not relay SIGTERM (it exits and leaves this process behind): this
+// process follows its parent and stops the server when npm is gone
+// (./follow-parent.mjs). In production run `node scripts/server.mjs` itself.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseStartArgs, resolveUrls } from "./public-url.mjs";
+import { followParent } from "./follow-parent.mjs";
 
+let startArgs;
+try {
+  startArgs = parseStartArgs(process.argv.slice(2));
+} catch (err) {
+  console.error(`[start] ${err.message}`);
+  process.exit(2);
+}
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -30,19 +42,28 @@ if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
   runOrExit([nextBin, "build"], "next build", "no production build found (.next/BUILD_ID): running next build");
 }
 
-const port = process.env.PORT ?? "3000";
-const host = process.env.HOST ?? "0.0.0.0";
+// CAPSTAN_PUBLIC_URL and NEXTAUTH_URL follow the port unless set (scripts/public-url.mjs).
+const { port, host, publicUrl, nextauthUrl, warnings } = resolveUrls(process.env, startArgs);
+for (const w of warnings) console.warn(`[start] warning: ${w}`);
 // scripts/server.mjs: Next.js in one process with the surface fast path in front (see there).
 const child = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
   stdio: "inherit",
   cwd: root,
-  env: { ...process.env, NODE_ENV: "production", PORT: port, HOST: host },
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: port,
+    HOST: host,
+    CAPSTAN_PUBLIC_URL: publicUrl,
+    NEXTAUTH_URL: nextauthUrl,
+  },
 });
 
 const forward = (signal) => {
   if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 };
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]) process.on(signal, () => forward(signal));
+followParent({ log: (msg) => console.log(`[start] ${msg}`) });
 
 child.on("error", (err) => {
   console.error(`[start] could not start next: ${err.message}`);

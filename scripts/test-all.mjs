@@ -3,7 +3,7 @@
 // but the exit code is non-zero if anything failed. The very last line is
 // `N passed, N failed` (+ `, N skipped` when something was skipped).
 //
-// Steps: chromium, generate, typecheck, lint, openapi, unit, int, build, e2e.
+// Steps: chromium, generate, typecheck, lint, format, openapi, unit, int, build, e2e.
 // `openapi` is three checks of the API document the code produces: the
 // linter (redocly.yaml, 0 errors), the generated client is current
 // (`npm run client:generate` fixes it) and no breaking change against
@@ -19,7 +19,7 @@ import pg from "pg";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const OUT = ".test-output";
-const ALL = ["chromium", "generate", "typecheck", "lint", "openapi", "unit", "int", "build", "e2e"];
+const ALL = ["chromium", "generate", "typecheck", "lint", "format", "openapi", "unit", "int", "build", "e2e"];
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 // ---------------------------------------------------------------- selection
@@ -77,7 +77,9 @@ function readJson(file) {
 /** A check that is one test: passed or failed by its exit code. */
 async function single(cmd, args) {
   const code = await run(cmd, args);
-  return code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0, note: `exit code ${code}` };
+  return code === 0
+    ? { passed: 1, failed: 0, skipped: 0 }
+    : { passed: 0, failed: 1, skipped: 0, note: `exit code ${code}` };
 }
 
 /** A prerequisite: counted only when it fails. */
@@ -91,6 +93,50 @@ function withExit(counts, code) {
     return { ...counts, failed: 1, note: `exit code ${code} with no failing test (errors outside tests, see above)` };
   }
   return counts;
+}
+
+/** A failed file whose tests all passed (a hook, a load error, a worker that would not stop): say which, and why. */
+function explainFileFailures(report) {
+  for (const r of report.testResults ?? []) {
+    if (r.status !== "failed") continue;
+    console.error(
+      `test-all: ${path.relative(root, r.name)} failed outside its tests: ${String(r.message ?? "(no message)").slice(0, 4000)}`,
+    );
+  }
+}
+
+/** What failed, one line each (file › test, or file and the reason it failed outside its tests), for the summary. */
+function vitestFailures(report) {
+  const out = [];
+  for (const r of report.testResults ?? []) {
+    const file = path.relative(root, r.name);
+    const failed = (r.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failed) out.push(`${file} › ${a.fullName ?? a.title}`);
+    if (r.status === "failed" && failed.length === 0)
+      out.push(
+        `${file} (outside its tests: ${String(r.message ?? "no message")
+          .split("\n")[0]
+          .slice(0, 200)})`,
+      );
+  }
+  return out;
+}
+
+/** Playwright's JSON report: the titles of tests that did not end as expected. */
+function playwrightFailures(report) {
+  const out = [];
+  const walk = (suite, trail) => {
+    const here = suite.title ? [...trail, suite.title] : trail;
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status === "unexpected" || t.status === "flaky")
+          out.push(`${[...here, spec.title].join(" › ")} (${t.status})`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return out;
 }
 
 async function vitest(project) {
@@ -107,11 +153,13 @@ async function vitest(project) {
   ]);
   const report = readJson(file);
   if (!report) return { passed: 0, failed: 1, skipped: 0, note: `no report at ${file} (exit code ${code})` };
+  if (code !== 0 && !report.numFailedTests) explainFileFailures(report);
   return withExit(
     {
       passed: report.numPassedTests ?? 0,
       failed: report.numFailedTests ?? 0,
       skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+      failures: vitestFailures(report),
     },
     code,
   );
@@ -161,10 +209,17 @@ const steps = {
   },
   typecheck: () => single("npx", ["tsc", "--noEmit"]),
   lint: () => single("npx", ["eslint", "."]),
+  // Prettier (.prettierrc.json); `npm run format` fixes what this finds.
+  format: () => single("npx", ["prettier", "--check", "--log-level=warn", "."]),
   async openapi() {
     const parts = [];
-    for (const check of ["lint", "client-check", "breaking"]) parts.push(await single("npx", ["tsx", "--conditions=react-server", "scripts/openapi.ts", check]));
-    return parts.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: 0 }), { passed: 0, failed: 0, skipped: 0 });
+    for (const check of ["lint", "client-check", "breaking"])
+      parts.push(await single("npx", ["tsx", "--conditions=react-server", "scripts/openapi.ts", check]));
+    return parts.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: 0 }), {
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+    });
   },
   unit: () => vitest("unit"),
   int: () => vitest("int"),
@@ -199,7 +254,12 @@ const steps = {
     if (!report?.stats) return { passed: 0, failed: 1, skipped: 0, note: `no report at ${file} (exit code ${code})` };
     const s = report.stats;
     return withExit(
-      { passed: s.expected ?? 0, failed: (s.unexpected ?? 0) + (s.flaky ?? 0), skipped: s.skipped ?? 0 },
+      {
+        passed: s.expected ?? 0,
+        failed: (s.unexpected ?? 0) + (s.flaky ?? 0),
+        skipped: s.skipped ?? 0,
+        failures: playwrightFailures(report),
+      },
       code,
     );
   },
@@ -234,10 +294,18 @@ const total = results.reduce(
 console.log("\n━━━ summary ━━━");
 for (const r of results) {
   const status = r.failed > 0 ? "FAIL" : r.note === "ok" || r.passed > 0 || r.skipped > 0 ? "ok  " : "-   ";
-  const counts = r.note === "ok" ? "" : `${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ""}`;
+  const counts =
+    r.note === "ok" ? "" : `${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ""}`;
   const secs = `${(r.ms / 1000).toFixed(1)}s`;
   const note = r.note && r.note !== "ok" ? `  (${r.note})` : "";
   console.log(`${status} ${r.name.padEnd(10)} ${counts.padEnd(34)} ${secs.padStart(7)}${note}`);
+}
+// What failed, again, right above the last line: CI logs are often read from their tail.
+const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `${r.name}: ${f}`));
+if (failures.length) {
+  console.log("\n━━━ failed ━━━");
+  for (const f of failures.slice(0, 30)) console.log(`  ${f}`);
+  if (failures.length > 30) console.log(`  … and ${failures.length - 30} more (see above)`);
 }
 console.log(`${total.passed} passed, ${total.failed} failed${total.skipped > 0 ? `, ${total.skipped} skipped` : ""}`);
 process.exitCode = total.failed > 0 || interrupted ? 1 : 0;

@@ -16,5 +16,7 @@ export function proxy(req: NextRequest): NextResponse {
 }
 
 export const config = {
-  matcher: [{ source: "/:path*", has: [{ type: "host", value: "srf[-_][0-7][0-9a-hjkmnp-tv-zA-HJKMNP-TV-Z]{25}\\..*" }] }],
+  matcher: [
+    { source: "/:path*", has: [{ type: "host", value: "srf[-_][0-7][0-9a-hjkmnp-tv-zA-HJKMNP-TV-Z]{25}\\..*" }] },
+  ],
 };

@@ -49,7 +49,11 @@ const EventHeader = z.strictObject({
   correlation_id: z.string(),
   dataschema: z.string().nullable(),
 });
-const CorrelationEvents = z.strictObject({ correlation_id: zSpecId("evt"), items: z.array(EventHeader), next_cursor: z.null() });
+const CorrelationEvents = z.strictObject({
+  correlation_id: zSpecId("evt"),
+  items: z.array(EventHeader),
+  next_cursor: z.null(),
+});
 
 const RESTRICTED = ["billing.", "credential.", "binding.", "service_identity."];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,25 +90,78 @@ async function rowOf(name: string): Promise<AuditRecord> {
 
 beforeAll(async () => {
   await bootApp();
-  [owner, admin, developer, viewer, outsider] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser(), makeUser()]);
+  [owner, admin, developer, viewer, outsider] = await Promise.all([
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+  ]);
   ws = await makeWorkspace(owner.token, "audited");
   other = await makeWorkspace(outsider.token, "elsewhere");
-  for (const [u, role] of [[admin, "admin"], [developer, "developer"], [viewer, "viewer"]] as const) {
+  for (const [u, role] of [
+    [admin, "admin"],
+    [developer, "developer"],
+    [viewer, "viewer"],
+  ] as const) {
     const r = await api("PUT", `/v1/workspaces/${ws.id}/members/${u.userId}`, { token: owner.token, body: { role } });
     expect(r.status).toBe(200);
   }
 
   const user = (id: string) => ({ kind: "user" as const, id });
-  await seed("r1", { actor: user(U1), action: "product.created", target: { kind: "product", id: newId("prod") }, correlationId: C1, details: { name: "shop" } });
-  await seed("r2", { actor: user(U1), action: "deployment.requested", target: { kind: "deployment", id: DEP }, correlationId: C1 });
-  await seed("r3", { actor: { kind: "system", id: null }, action: "deployment.ready", target: { kind: "deployment", id: DEP }, correlationId: C2 });
+  await seed("r1", {
+    actor: user(U1),
+    action: "product.created",
+    target: { kind: "product", id: newId("prod") },
+    correlationId: C1,
+    details: { name: "shop" },
+  });
+  await seed("r2", {
+    actor: user(U1),
+    action: "deployment.requested",
+    target: { kind: "deployment", id: DEP },
+    correlationId: C1,
+  });
+  await seed("r3", {
+    actor: { kind: "system", id: null },
+    action: "deployment.ready",
+    target: { kind: "deployment", id: DEP },
+    correlationId: C2,
+  });
   await sleep(5);
-  await seed("r4", { actor: user(U2), action: "credential.created", target: { kind: "credential", id: CRED }, correlationId: C2, details: { provider: "openai", secret: "sk-should-be-redacted" } });
-  await seed("r5", { actor: user(U2), action: "plan.changed", target: { kind: "workspace", id: ws.id }, correlationId: C3, details: { from: "free", to: "team" } });
+  await seed("r4", {
+    actor: user(U2),
+    action: "credential.created",
+    target: { kind: "credential", id: CRED },
+    correlationId: C2,
+    details: { provider: "openai", secret: "sk-should-be-redacted" },
+  });
+  await seed("r5", {
+    actor: user(U2),
+    action: "plan.changed",
+    target: { kind: "workspace", id: ws.id },
+    correlationId: C3,
+    details: { from: "free", to: "team" },
+  });
   await sleep(5);
-  await seed("r6", { actor: { kind: "system", id: null }, action: "billing.granted", correlationId: C3, details: { amount: 10 } });
-  await seed("r7", { actor: { kind: "service", id: SVC }, action: "capability.denied", target: { kind: "capability_invocation", id: newId("cap") }, correlationId: C4 });
-  await seed("r8", { actor: user(U1), action: "deployment.stopped", target: { kind: "deployment", id: DEP }, correlationId: C4 });
+  await seed("r6", {
+    actor: { kind: "system", id: null },
+    action: "billing.granted",
+    correlationId: C3,
+    details: { amount: 10 },
+  });
+  await seed("r7", {
+    actor: { kind: "service", id: SVC },
+    action: "capability.denied",
+    target: { kind: "capability_invocation", id: newId("cap") },
+    correlationId: C4,
+  });
+  await seed("r8", {
+    actor: user(U1),
+    action: "deployment.stopped",
+    target: { kind: "deployment", id: DEP },
+    correlationId: C4,
+  });
   t1 = (await rowOf("r4")).createdAt.toISOString();
   t2 = (await rowOf("r6")).createdAt.toISOString();
   expect((await rowOf("r3")).createdAt.getTime()).toBeLessThan(Date.parse(t1));
@@ -112,7 +169,12 @@ beforeAll(async () => {
 });
 
 type TQuery = {
-  action?: string; actor_id?: string; target_id?: string; correlation_id?: string; since?: string; until?: string;
+  action?: string;
+  actor_id?: string;
+  target_id?: string;
+  correlation_id?: string;
+  since?: string;
+  until?: string;
 };
 
 /** What the list must return for `role`, newest first: computed from the table, not from the service. */
@@ -139,7 +201,12 @@ async function listAll(token: string, q: TQuery & { limit?: number; order?: "asc
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 100; page++) {
-    const params = new URLSearchParams(Object.entries({ ...q, limit: q.limit ? String(q.limit) : undefined }).filter(([, v]) => v !== undefined) as [string, string][]);
+    const params = new URLSearchParams(
+      Object.entries({ ...q, limit: q.limit ? String(q.limit) : undefined }).filter(([, v]) => v !== undefined) as [
+        string,
+        string,
+      ][],
+    );
     if (cursor) params.set("cursor", cursor);
     const r = await api("GET", `/v1/workspaces/${ws.id}/audit-records?${params}`, { token });
     expect(r.status, r.text).toBe(200);
@@ -199,7 +266,14 @@ describe("GET /v1/workspaces/{ws}/audit-records filters", () => {
 
   it("the seeded filters are not trivial: they select proper, non-empty subsets", async () => {
     const all = await expected("owner", {});
-    for (const q of [{ actor_id: U1 }, { target_id: DEP }, { correlation_id: C2 }, { since: t1 }, { until: t1 }, { since: t1, until: t2 }]) {
+    for (const q of [
+      { actor_id: U1 },
+      { target_id: DEP },
+      { correlation_id: C2 },
+      { since: t1 },
+      { until: t1 },
+      { since: t1, until: t2 },
+    ]) {
       const got = await expected("owner", q);
       expect(got.length).toBeGreaterThan(0);
       expect(got.length).toBeLessThan(all.length);
@@ -237,7 +311,10 @@ describe("GET /v1/workspaces/{ws}/audit-records filters", () => {
     });
     const r4 = items.find((i) => i.id === seeded.r4)!;
     expect(r4).toMatchObject({
-      action: "credential.created", actor: { kind: "user", id: U2 }, target: { kind: "credential", id: CRED }, correlation_id: C2,
+      action: "credential.created",
+      actor: { kind: "user", id: U2 },
+      target: { kind: "credential", id: CRED },
+      correlation_id: C2,
     });
     expect(JSON.stringify(r4.details)).not.toContain("sk-should-be-redacted");
     const r6 = items.find((i) => i.id === seeded.r6)!;
@@ -273,7 +350,13 @@ describe("bad audit list queries are 400 problems", () => {
     const first = await api("GET", `/v1/workspaces/${ws.id}/audit-records?limit=1&order=asc`, { token: owner.token });
     const cursor = first.json.next_cursor as string;
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect((await api("GET", `/v1/workspaces/${ws.id}/audit-records?limit=1&order=desc&cursor=${cursor}`, { token: owner.token })).status).toBe(400);
+    expect(
+      (
+        await api("GET", `/v1/workspaces/${ws.id}/audit-records?limit=1&order=desc&cursor=${cursor}`, {
+          token: owner.token,
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -285,7 +368,9 @@ describe("GET /v1/workspaces/{ws}/audit-records/{aud} and visibility", () => {
       const r = await api("GET", `/v1/workspaces/${ws.id}/audit-records/${seeded.r4}`, { token: u.token });
       expect(r.status).toBe(404);
       expectShape(Problem, r.json);
-      expect((await api("GET", `/v1/workspaces/${ws.id}/audit-records/${seeded.r6}`, { token: u.token })).status).toBe(404);
+      expect((await api("GET", `/v1/workspaces/${ws.id}/audit-records/${seeded.r6}`, { token: u.token })).status).toBe(
+        404,
+      );
     }
     for (const u of [owner, admin]) {
       expect(await listAll(u.token, { action: "credential.created" })).toEqual([seeded.r4]);
@@ -296,7 +381,9 @@ describe("GET /v1/workspaces/{ws}/audit-records/{aud} and visibility", () => {
   });
 
   it("any member reads an unrestricted record, identical to its list item", async () => {
-    const list = await api("GET", `/v1/workspaces/${ws.id}/audit-records?correlation_id=${C1}`, { token: viewer.token });
+    const list = await api("GET", `/v1/workspaces/${ws.id}/audit-records?correlation_id=${C1}`, {
+      token: viewer.token,
+    });
     for (const u of [viewer, developer, admin, owner]) {
       const r = await api("GET", `/v1/workspaces/${ws.id}/audit-records/${seeded.r1}`, { token: u.token });
       expect(r.status).toBe(200);
@@ -309,13 +396,22 @@ describe("GET /v1/workspaces/{ws}/audit-records/{aud} and visibility", () => {
     const r = await api("GET", `/v1/workspaces/${ws.id}/audit-records/${foreign.id}`, { token: owner.token });
     expect(r.status).toBe(404);
     expectShape(Problem, r.json);
-    expect((await api("GET", `/v1/workspaces/${ws.id}/audit-records/${newId("aud")}`, { token: owner.token })).status).toBe(404);
-    expect((await api("GET", `/v1/workspaces/${ws.id}/audit-records/${newId("evt")}`, { token: owner.token })).status).toBe(400);
-    expect((await api("GET", `/v1/workspaces/${ws.id}/audit-records/aud_nope`, { token: owner.token })).status).toBe(400);
+    expect(
+      (await api("GET", `/v1/workspaces/${ws.id}/audit-records/${newId("aud")}`, { token: owner.token })).status,
+    ).toBe(404);
+    expect(
+      (await api("GET", `/v1/workspaces/${ws.id}/audit-records/${newId("evt")}`, { token: owner.token })).status,
+    ).toBe(400);
+    expect((await api("GET", `/v1/workspaces/${ws.id}/audit-records/aud_nope`, { token: owner.token })).status).toBe(
+      400,
+    );
   });
 
   it("a non-member gets 403 on the list and on a record; no token gets 401", async () => {
-    for (const path of [`/v1/workspaces/${ws.id}/audit-records`, `/v1/workspaces/${ws.id}/audit-records/${seeded.r1}`]) {
+    for (const path of [
+      `/v1/workspaces/${ws.id}/audit-records`,
+      `/v1/workspaces/${ws.id}/audit-records/${seeded.r1}`,
+    ]) {
       const r = await api("GET", path, { token: outsider.token });
       expect(r.status).toBe(403);
       expectShape(Problem, r.json);
@@ -363,7 +459,9 @@ describe("hash chain verification", () => {
   }
 
   it("the application cannot change or delete a record", async () => {
-    await expect(db().auditRecord.update({ where: { id: seeded.r1! }, data: { details: {} } })).rejects.toThrow(/append-only/);
+    await expect(db().auditRecord.update({ where: { id: seeded.r1! }, data: { details: {} } })).rejects.toThrow(
+      /append-only/,
+    );
     await expect(db().auditRecord.delete({ where: { id: seeded.r1! } })).rejects.toThrow(/append-only/);
   });
 
@@ -371,9 +469,17 @@ describe("hash chain verification", () => {
     const w = await makeWorkspace(owner.token, "chain");
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push(await db().$transaction((tx) =>
-        writeAudit(tx, { workspaceId: w.id, actor: { kind: "user", id: owner.userId }, action: "budget.changed", correlationId: newId("evt"), details: { i } }),
-      ));
+      ids.push(
+        await db().$transaction((tx) =>
+          writeAudit(tx, {
+            workspaceId: w.id,
+            actor: { kind: "user", id: owner.userId },
+            action: "budget.changed",
+            correlationId: newId("evt"),
+            details: { i },
+          }),
+        ),
+      );
     }
     expect(await verifyAuditChain(w.id)).toEqual({ ok: true, brokenAt: null, count: 6 });
     expect(await (await caller(owner)).audit.verify({ ws: w.id })).toEqual({ ok: true, broken_at: null, count: 6 });
@@ -383,7 +489,9 @@ describe("hash chain verification", () => {
     expect(await verifyAuditChain(w.id)).toEqual({ ok: false, brokenAt: ids[2], count: 6 });
     expect(await (await caller(owner)).audit.verify({ ws: w.id })).toEqual({ ok: false, broken_at: ids[2], count: 6 });
     // The trigger is back: the application still cannot change records.
-    await expect(db().auditRecord.update({ where: { id: ids[3]! }, data: { details: {} } })).rejects.toThrow(/append-only/);
+    await expect(db().auditRecord.update({ where: { id: ids[3]! }, data: { details: {} } })).rejects.toThrow(
+      /append-only/,
+    );
   });
 
   it("audit.verify needs owner or admin", async () => {
@@ -401,16 +509,37 @@ describe("GET /v1/workspaces/{ws}/correlations/{evt}/events", () => {
 
   beforeAll(async () => {
     const contract = {
-      product_id: newId("prod"), revision_id: newId("rev"), workspace_id: ws.id, capabilities: [],
-      contract_hash: "0".repeat(64), confirmed_at: new Date().toISOString(),
+      product_id: newId("prod"),
+      revision_id: newId("rev"),
+      workspace_id: ws.id,
+      capabilities: [],
+      contract_hash: "0".repeat(64),
+      confirmed_at: new Date().toISOString(),
     };
     const first = await db().$transaction(async (tx) => [
-      await emitEvent(tx, { workspaceId: ws.id, type: "product.created", correlationId: C, subject: "prod_x", data: { secret_marker: "data-1" } }),
-      await emitEvent(tx, { workspaceId: ws.id, type: "capability.contract_ready", correlationId: C, subject: contract.revision_id, data: contract }),
+      await emitEvent(tx, {
+        workspaceId: ws.id,
+        type: "product.created",
+        correlationId: C,
+        subject: "prod_x",
+        data: { secret_marker: "data-1" },
+      }),
+      await emitEvent(tx, {
+        workspaceId: ws.id,
+        type: "capability.contract_ready",
+        correlationId: C,
+        subject: contract.revision_id,
+        data: contract,
+      }),
     ]);
     await sleep(5);
     const second = await db().$transaction(async (tx) => {
-      const id = await emitEvent(tx, { workspaceId: ws.id, type: "plan.changed", correlationId: C, data: { secret_marker: "data-3" } });
+      const id = await emitEvent(tx, {
+        workspaceId: ws.id,
+        type: "plan.changed",
+        correlationId: C,
+        data: { secret_marker: "data-3" },
+      });
       await emitEvent(tx, { workspaceId: ws.id, type: "plan.changed", correlationId: OTHER, data: {} });
       await emitEvent(tx, { workspaceId: other.id, type: "plan.changed", correlationId: C, data: {} });
       return id;
@@ -425,7 +554,10 @@ describe("GET /v1/workspaces/{ws}/correlations/{evt}/events", () => {
       expect(r.status, r.text).toBe(200);
       const body = expectShape(CorrelationEvents, r.json);
       expect(body.correlation_id).toBe(C);
-      const rows = await db().outboxEvent.findMany({ where: { workspaceId: ws.id, correlationId: C }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+      const rows = await db().outboxEvent.findMany({
+        where: { workspaceId: ws.id, correlationId: C },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      });
       expect(body.items.map((i) => i.id)).toEqual(rows.map((x) => x.id));
       expect(new Set(body.items.map((i) => i.id))).toEqual(new Set(emitted));
       expect(body.items.map((i) => i.id).at(-1)).toBe(emitted.at(-1));
@@ -436,8 +568,14 @@ describe("GET /v1/workspaces/{ws}/correlations/{evt}/events", () => {
         expect(item.correlation_id).toBe(C);
       }
       const ready = body.items.find((i) => i.type === "capability.contract_ready")!;
-      expect(ready).toMatchObject({ version: "1.2.0", dataschema: eventSchemaUrl("capability.contract_ready", "1.2.0") });
-      expect(body.items.find((i) => i.type === "product.created")).toMatchObject({ subject: "prod_x", dataschema: null });
+      expect(ready).toMatchObject({
+        version: "1.2.0",
+        dataschema: eventSchemaUrl("capability.contract_ready", "1.2.0"),
+      });
+      expect(body.items.find((i) => i.type === "product.created")).toMatchObject({
+        subject: "prod_x",
+        dataschema: null,
+      });
     }
   });
 
@@ -456,7 +594,9 @@ describe("GET /v1/workspaces/{ws}/correlations/{evt}/events", () => {
       expect(b.status).toBe(400);
       expectShape(Problem, b.json);
     }
-    expect((await api("GET", `/v1/workspaces/${ws.id}/correlations/${C}/events`, { token: outsider.token })).status).toBe(403);
+    expect(
+      (await api("GET", `/v1/workspaces/${ws.id}/correlations/${C}/events`, { token: outsider.token })).status,
+    ).toBe(403);
     // The other workspace sees only its own event of the same correlation.
     const o = await api("GET", `/v1/workspaces/${other.id}/correlations/${C}/events`, { token: outsider.token });
     expect(o.json.items).toHaveLength(1);
@@ -466,18 +606,28 @@ describe("GET /v1/workspaces/{ws}/correlations/{evt}/events", () => {
 describe("GET /v1/event-schemas/{type}", () => {
   it("serves the JSON Schema without authentication", async () => {
     for (const [type, version] of [
-      ["capability.contract_ready", "1.2.0"], ["capability.invocation_requested", "1.4.0"], ["capability.invocation_resulted", "1.1.0"],
+      ["capability.contract_ready", "1.2.0"],
+      ["capability.invocation_requested", "1.4.0"],
+      ["capability.invocation_resulted", "1.1.0"],
     ]) {
       for (const q of ["", `?version=${version}`]) {
         const r = await api("GET", `/v1/event-schemas/${type}${q}`);
         expect(r.status, r.text).toBe(200);
-        expect(r.json).toMatchObject({ $schema: "https://json-schema.org/draft/2020-12/schema", $id: eventSchemaUrl(type!, version!), type: "object" });
+        expect(r.json).toMatchObject({
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          $id: eventSchemaUrl(type!, version!),
+          type: "object",
+        });
       }
     }
   });
 
   it("404s an unknown type or another version, 400s a malformed version", async () => {
-    for (const path of ["/v1/event-schemas/capability.nope", "/v1/event-schemas/workspace.created", "/v1/event-schemas/capability.contract_ready?version=1.1.0"]) {
+    for (const path of [
+      "/v1/event-schemas/capability.nope",
+      "/v1/event-schemas/workspace.created",
+      "/v1/event-schemas/capability.contract_ready?version=1.1.0",
+    ]) {
       const r = await api("GET", path);
       expect(r.status, path).toBe(404);
       expect(r.headers.get("content-type")).toContain("application/problem+json");

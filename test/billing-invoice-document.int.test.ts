@@ -26,7 +26,9 @@ let ivc: string;
 
 function caller(user: TTestUser) {
   const ctx = createContextInner({
-    correlationId: newId("evt"), transport: "trpc", request: { method: "GET", path: "/api/trpc/billing.invoiceDocument" },
+    correlationId: newId("evt"),
+    transport: "trpc",
+    request: { method: "GET", path: "/api/trpc/billing.invoiceDocument" },
     principal: { kind: "user", userId: user.userId, via: { kind: "session" } },
   });
   return createCallerFactory(appRouter)(ctx);
@@ -50,16 +52,39 @@ beforeAll(async () => {
   [owner, viewer, other] = await Promise.all([makeUser(), makeUser(), makeUser()]);
   ws = (await makeWorkspace(owner.token)).id;
   otherWs = (await makeWorkspace(other.token)).id;
-  expect((await api("POST", `/v1/workspaces/${ws}/members`, { token: owner.token, body: { email: viewer.email, role: "viewer" } })).status).toBe(201);
+  expect(
+    (
+      await api("POST", `/v1/workspaces/${ws}/members`, {
+        token: owner.token,
+        body: { email: viewer.email, role: "viewer" },
+      })
+    ).status,
+  ).toBe(201);
   const platformToken = await issueTokenForEmail("admin@example.com", 3600);
   const tier = `inv-${randomBytes(4).toString("hex")}`;
-  expect((await api("PUT", `/v1/platform/subscription-tiers/${tier}`, {
-    token: platformToken, body: { name: "Invoice", plan: "team", currency: "EUR", monthly_price_minor: 1234, included_credit_minor: 0 },
-  })).status).toBe(200);
-  expect((await api("PUT", `/v1/workspaces/${ws}/subscription`, { token: owner.token, body: { tier } })).status).toBe(200);
-  expect((await api("PUT", `/v1/workspaces/${ws}/billing-profile`, {
-    token: owner.token, body: { legal_name: "Print GmbH", email: "ap@print.example", address: { line1: "Weg 2", city: "Köln", postal_code: "50667", country: "DE" } },
-  })).status).toBe(200);
+  expect(
+    (
+      await api("PUT", `/v1/platform/subscription-tiers/${tier}`, {
+        token: platformToken,
+        body: { name: "Invoice", plan: "team", currency: "EUR", monthly_price_minor: 1234, included_credit_minor: 0 },
+      })
+    ).status,
+  ).toBe(200);
+  expect((await api("PUT", `/v1/workspaces/${ws}/subscription`, { token: owner.token, body: { tier } })).status).toBe(
+    200,
+  );
+  expect(
+    (
+      await api("PUT", `/v1/workspaces/${ws}/billing-profile`, {
+        token: owner.token,
+        body: {
+          legal_name: "Print GmbH",
+          email: "ap@print.example",
+          address: { line1: "Weg 2", city: "Köln", postal_code: "50667", country: "DE" },
+        },
+      })
+    ).status,
+  ).toBe(200);
   const [inv] = await issueInvoices(ws, utcMonth(), new Date());
   ivc = inv!.id;
 });
@@ -67,9 +92,19 @@ beforeAll(async () => {
 describe("printable invoice", () => {
   it("gives the owner the invoice, the workspace and whom it is billed to", async () => {
     const doc = await caller(owner).billing.invoiceDocument({ ws, ivc });
-    expect(doc.invoice).toMatchObject({ id: ivc, workspace_id: ws, currency: "EUR", subscription_minor: 1234, total_minor: 1234 });
+    expect(doc.invoice).toMatchObject({
+      id: ivc,
+      workspace_id: ws,
+      currency: "EUR",
+      subscription_minor: 1234,
+      total_minor: 1234,
+    });
     expect(doc.workspace.id).toBe(ws);
-    expect(doc.bill_to).toMatchObject({ configured: true, legal_name: "Print GmbH", address: { city: "Köln", country: "DE" } });
+    expect(doc.bill_to).toMatchObject({
+      configured: true,
+      legal_name: "Print GmbH",
+      address: { city: "Köln", country: "DE" },
+    });
     // The same invoice as the REST list shows it.
     const listed = await api("GET", `/v1/workspaces/${ws}/invoices`, { token: owner.token });
     expect(listed.json.items).toContainEqual(doc.invoice);
@@ -79,14 +114,20 @@ describe("printable invoice", () => {
     expect(await status(caller(viewer).billing.invoiceDocument({ ws, ivc }))).toBe(403);
     expect(await status(caller(other).billing.invoiceDocument({ ws: otherWs, ivc }))).toBe(404);
     expect(await status(caller(other).billing.invoiceDocument({ ws, ivc }))).toBe(403);
-    expect(await status(caller(owner).billing.invoiceDocument({ ws, ivc: "ivc_00000000000000000000000000" }))).toBe(404);
-    expect(await status(caller(owner).billing.invoiceDocument({ ws, ivc: "pay_00000000000000000000000000" }))).toBe(400);
+    expect(await status(caller(owner).billing.invoiceDocument({ ws, ivc: "ivc_00000000000000000000000000" }))).toBe(
+      404,
+    );
+    expect(await status(caller(owner).billing.invoiceDocument({ ws, ivc: "pay_00000000000000000000000000" }))).toBe(
+      400,
+    );
   });
 
   it("the console's tier editor list is for platform owners and admins only", async () => {
     expect(await status(caller(owner).billing.subscriptions.editableTiers({}))).toBe(403);
     const admin = await db().user.findUniqueOrThrow({ where: { email: "admin@example.com" } });
-    const list = await caller({ userId: admin.id, email: admin.email, token: "" }).billing.subscriptions.editableTiers({});
+    const list = await caller({ userId: admin.id, email: admin.email, token: "" }).billing.subscriptions.editableTiers(
+      {},
+    );
     expect(list.items.length).toBeGreaterThan(0);
   });
 });

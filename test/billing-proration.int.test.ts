@@ -33,23 +33,35 @@ const DAY = 86_400_000;
 async function tier(plan: string, currency: string, price: number, credit: number): Promise<string> {
   const name = `p-${rand()}`;
   const r = await api("PUT", `/v1/platform/subscription-tiers/${name}`, {
-    token: platformToken, body: { name, plan, currency, monthly_price_minor: price, included_credit_minor: credit },
+    token: platformToken,
+    body: { name, plan, currency, monthly_price_minor: price, included_credit_minor: credit },
   });
   expect(r.status, r.text).toBe(200);
   return name;
 }
 
-const subscribe = (ws: string, t: string, token = owner.token) => api("PUT", `/v1/workspaces/${ws}/subscription`, { token, body: { tier: t } });
+const subscribe = (ws: string, t: string, token = owner.token) =>
+  api("PUT", `/v1/workspaces/${ws}/subscription`, { token, body: { tier: t } });
 
 /** A workspace on `basic` whose current period started 20 days ago and ends in 10 (so the share left is known). */
 async function midPeriod(basic: string) {
   const ws = (await makeWorkspace(owner.token)).id;
-  expect((await api("POST", `/v1/workspaces/${ws}/members`, { token: owner.token, body: { email: viewer.email, role: "viewer" } })).status).toBe(201);
+  expect(
+    (
+      await api("POST", `/v1/workspaces/${ws}/members`, {
+        token: owner.token,
+        body: { email: viewer.email, role: "viewer" },
+      })
+    ).status,
+  ).toBe(201);
   expect((await subscribe(ws, basic)).status).toBe(200);
   const now = Date.now();
   const start = new Date(now - 20 * DAY);
   const end = new Date(now + 10 * DAY);
-  await db().subscription.update({ where: { workspaceId: ws }, data: { currentPeriodStart: start, currentPeriodEnd: end } });
+  await db().subscription.update({
+    where: { workspaceId: ws },
+    data: { currentPeriodStart: start, currentPeriodEnd: end },
+  });
   return { ws, start, end };
 }
 
@@ -63,8 +75,13 @@ describe("subscription changes", () => {
     const t1 = new Date();
     expect(up.status, up.text).toBe(200);
     expect(up.json).toMatchObject({
-      tier: pro, plan: "team", monthly_price_minor: 2900, current_period_start: start.toISOString(), current_period_end: end.toISOString(),
-      scheduled_tier: null, scheduled_at: null,
+      tier: pro,
+      plan: "team",
+      monthly_price_minor: 2900,
+      current_period_start: start.toISOString(),
+      current_period_end: end.toISOString(),
+      scheduled_tier: null,
+      scheduled_at: null,
     });
     expect((await api("GET", `/v1/workspaces/${ws}/plan`, { token: owner.token })).json.plan).toBe("team");
 
@@ -76,8 +93,16 @@ describe("subscription changes", () => {
     expect(row.priceMinor).toBe(prorate(BigInt(2000), period, row.periodStart, "half_up"));
     expect(Number(row.priceMinor)).toBeGreaterThanOrEqual(666);
     expect(Number(row.priceMinor)).toBeLessThanOrEqual(667);
-    const audit = await db().auditRecord.findFirstOrThrow({ where: { workspaceId: ws, action: "billing.subscription_changed", targetId: ws }, orderBy: { seq: "desc" } });
-    expect(audit.details).toMatchObject({ from: basic, to: pro, effective: "immediate", proration_minor: Number(row.priceMinor) });
+    const audit = await db().auditRecord.findFirstOrThrow({
+      where: { workspaceId: ws, action: "billing.subscription_changed", targetId: ws },
+      orderBy: { seq: "desc" },
+    });
+    expect(audit.details).toMatchObject({
+      from: basic,
+      to: pro,
+      effective: "immediate",
+      proration_minor: Number(row.priceMinor),
+    });
 
     // Credit: basic's 300 at subscribing, then (1000 - 300) for the share left, rounded down, expiring with the period.
     const grants = await db().walletGrant.findMany({ where: { workspaceId: ws }, orderBy: { createdAt: "asc" } });
@@ -90,7 +115,10 @@ describe("subscription changes", () => {
     const [inv] = await issueInvoices(ws, month, new Date());
     const fees = inv!.lines.filter((l) => l.kind === "subscription");
     expect(fees.map((l) => [l.tier, l.amount_minor, "proration" in l ? l.proration : undefined])).toEqual(
-      expect.arrayContaining([[basic, 900, undefined], [pro, Number(row.priceMinor), true]]),
+      expect.arrayContaining([
+        [basic, 900, undefined],
+        [pro, Number(row.priceMinor), true],
+      ]),
     );
     expect(inv!.subscription_minor).toBe(fees.reduce((s, l) => s + l.amount_minor, 0));
     const listed = await api("GET", `/v1/workspaces/${ws}/invoices`, { token: owner.token });
@@ -103,15 +131,31 @@ describe("subscription changes", () => {
     const { ws, end } = await midPeriod(pro);
     const down = await subscribe(ws, cheap);
     expect(down.status, down.text).toBe(200);
-    expect(down.json).toMatchObject({ tier: pro, plan: "team", monthly_price_minor: 2900, scheduled_tier: cheap, scheduled_at: end.toISOString() });
+    expect(down.json).toMatchObject({
+      tier: pro,
+      plan: "team",
+      monthly_price_minor: 2900,
+      scheduled_tier: cheap,
+      scheduled_at: end.toISOString(),
+    });
     expect(await db().subscriptionPeriod.count({ where: { workspaceId: ws } })).toBe(1);
-    expect((await api("GET", `/v1/workspaces/${ws}/subscription`, { token: viewer.token })).json).toMatchObject({ tier: pro, scheduled_tier: cheap });
+    expect((await api("GET", `/v1/workspaces/${ws}/subscription`, { token: viewer.token })).json).toMatchObject({
+      tier: pro,
+      scheduled_tier: cheap,
+    });
     // Asking again for the scheduled tier changes nothing; asking for the current tier cancels it.
     expect((await subscribe(ws, cheap)).json.scheduled_tier).toBe(cheap);
     const cancel = await subscribe(ws, pro);
     expect(cancel.json).toMatchObject({ tier: pro, scheduled_tier: null, scheduled_at: null });
-    const audits = await db().auditRecord.findMany({ where: { workspaceId: ws, action: "billing.subscription_changed" }, orderBy: { seq: "asc" } });
-    expect(audits.map((a) => (a.details as { effective?: string }).effective)).toEqual(["immediate", "period_end", "immediate"]);
+    const audits = await db().auditRecord.findMany({
+      where: { workspaceId: ws, action: "billing.subscription_changed" },
+      orderBy: { seq: "asc" },
+    });
+    expect(audits.map((a) => (a.details as { effective?: string }).effective)).toEqual([
+      "immediate",
+      "period_end",
+      "immediate",
+    ]);
     expect(audits[2]!.details).toMatchObject({ cancelled_scheduled_tier: cheap });
     // A viewer cannot schedule one.
     expect((await subscribe(ws, cheap, viewer.token)).status).toBe(403);
@@ -123,12 +167,25 @@ describe("subscription changes", () => {
     expect(await renewSubscription(ws, new Date(end.getTime() + 1000))).toBe(1);
     const after = (await api("GET", `/v1/workspaces/${ws}/subscription`, { token: owner.token })).json;
     expect(after).toMatchObject({
-      tier: cheap, plan: "free", monthly_price_minor: 500, current_period_start: end.toISOString(), current_period_end: addMonth(end).toISOString(),
+      tier: cheap,
+      plan: "free",
+      monthly_price_minor: 500,
+      current_period_start: end.toISOString(),
+      current_period_end: addMonth(end).toISOString(),
       scheduled_tier: null,
     });
-    const next = await db().subscriptionPeriod.findUniqueOrThrow({ where: { workspaceId_periodStart: { workspaceId: ws, periodStart: end } } });
-    expect({ tier: next.tier, price: Number(next.priceMinor), kind: next.kind }).toEqual({ tier: cheap, price: 500, kind: "period" });
-    const planAudit = await db().auditRecord.findFirstOrThrow({ where: { workspaceId: ws, action: "plan.changed" }, orderBy: { seq: "desc" } });
+    const next = await db().subscriptionPeriod.findUniqueOrThrow({
+      where: { workspaceId_periodStart: { workspaceId: ws, periodStart: end } },
+    });
+    expect({ tier: next.tier, price: Number(next.priceMinor), kind: next.kind }).toEqual({
+      tier: cheap,
+      price: 500,
+      kind: "period",
+    });
+    const planAudit = await db().auditRecord.findFirstOrThrow({
+      where: { workspaceId: ws, action: "plan.changed" },
+      orderBy: { seq: "desc" },
+    });
     expect(planAudit.details).toMatchObject({ from: "team", to: "free" });
     expect(planAudit.actorKind).toBe("system");
   });

@@ -24,7 +24,8 @@ beforeAll(async () => {
   platformToken = await issueTokenForEmail("admin@example.com", 3600);
 });
 
-const putTier = (tier: string, body: Record<string, unknown>, token = platformToken) => api("PUT", `/v1/platform/subscription-tiers/${tier}`, { token, body });
+const putTier = (tier: string, body: Record<string, unknown>, token = platformToken) =>
+  api("PUT", `/v1/platform/subscription-tiers/${tier}`, { token, body });
 const TIER = { name: "Growth", plan: "team", currency: "EUR", monthly_price_minor: 1500, included_credit_minor: 300 };
 
 async function subscribed(extra: Record<string, unknown> = {}) {
@@ -45,26 +46,45 @@ describe("period renewal", () => {
     expect(await renewSubscription(ws, new Date(end.getTime() - 1000))).toBe(0); // not due yet
 
     const at = new Date(end.getTime() + 1000);
-    const results = await Promise.all([renewDueSubscriptions(at), renewDueSubscriptions(at), renewSubscription(ws, at), renewSubscription(ws, at)]);
+    const results = await Promise.all([
+      renewDueSubscriptions(at),
+      renewDueSubscriptions(at),
+      renewSubscription(ws, at),
+      renewSubscription(ws, at),
+    ]);
     expect(results.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
-    const periods = await db().subscriptionPeriod.findMany({ where: { workspaceId: ws }, orderBy: { periodStart: "asc" } });
+    const periods = await db().subscriptionPeriod.findMany({
+      where: { workspaceId: ws },
+      orderBy: { periodStart: "asc" },
+    });
     expect(periods.map((p) => [p.periodStart.toISOString(), p.periodEnd.toISOString(), Number(p.priceMinor)])).toEqual([
       [sub.current_period_start, sub.current_period_end, 1500],
       [end.toISOString(), addMonth(end).toISOString(), 2000],
     ]);
     const now = (await api("GET", `/v1/workspaces/${ws}/subscription`, { token: owner.token })).json;
-    expect(now).toMatchObject({ tier, current_period_start: end.toISOString(), current_period_end: addMonth(end).toISOString(), monthly_price_minor: 2000 });
+    expect(now).toMatchObject({
+      tier,
+      current_period_start: end.toISOString(),
+      current_period_end: addMonth(end).toISOString(),
+      monthly_price_minor: 2000,
+    });
     const grants = await db().walletGrant.findMany({ where: { workspaceId: ws }, orderBy: { createdAt: "asc" } });
     expect(grants.map((g) => [Number(g.amountMicros), g.expiresAt.toISOString()])).toEqual([
       [3_000_000, end.toISOString()],
       [3_000_000, addMonth(end).toISOString()],
     ]);
-    const renewals = await db().auditRecord.findMany({ where: { workspaceId: ws, action: "billing.subscription_changed" } });
+    const renewals = await db().auditRecord.findMany({
+      where: { workspaceId: ws, action: "billing.subscription_changed" },
+    });
     expect(renewals.filter((a) => (a.details as { via?: string }).via === "renewal")).toHaveLength(1);
 
     // The invoice of the month the new period started in bills it at its snapshotted price.
     const month = utcMonth(end);
-    const issued = await issueInvoices(ws, month, new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 1, 1)));
+    const issued = await issueInvoices(
+      ws,
+      month,
+      new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 1, 1)),
+    );
     const eur = issued.find((i) => i.currency === "EUR");
     expect(eur?.subscription_minor).toBe(month === utcMonth(new Date(sub.current_period_start)) ? 3500 : 2000);
     expect(eur?.lines.filter((l) => l.kind === "subscription").map((l) => l.amount_minor)).toContain(2000);
@@ -97,7 +117,9 @@ describe("default budgets per tier", () => {
       const r = await putTier(tier, { ...TIER, default_budgets: bad });
       expect(r.status, JSON.stringify(bad)).toBe(422);
     }
-    expect((await api("GET", `/v1/platform/subscription-tiers/${tier}`, { token: owner.token })).json.default_budgets).toEqual({ ai_tokens: 5000, runtime: null });
+    expect(
+      (await api("GET", `/v1/platform/subscription-tiers/${tier}`, { token: owner.token })).json.default_budgets,
+    ).toEqual({ ai_tokens: 5000, runtime: null });
     expect((await putTier(tier, { ...TIER, default_budgets: { ai_tokens: 1 } }, owner.token)).status).toBe(403);
   });
 });

@@ -42,24 +42,45 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-function deliver(ev: TStripeEvent | Record<string, unknown>, opts: { secret?: string; timestamp?: number; header?: string | null } = {}) {
+function deliver(
+  ev: TStripeEvent | Record<string, unknown>,
+  opts: { secret?: string; timestamp?: number; header?: string | null } = {},
+) {
   const payload = JSON.stringify(ev);
-  const header = opts.header === undefined
-    ? signer.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? WEBHOOK_SECRET, ...(opts.timestamp ? { timestamp: opts.timestamp } : {}) })
-    : opts.header;
+  const header =
+    opts.header === undefined
+      ? signer.webhooks.generateTestHeaderString({
+          payload,
+          secret: opts.secret ?? WEBHOOK_SECRET,
+          ...(opts.timestamp ? { timestamp: opts.timestamp } : {}),
+        })
+      : opts.header;
   return api("POST", "/v1/payments/callbacks/stripe", {
-    rawBody: payload, headers: { "content-type": "application/json", ...(header === null ? {} : { "stripe-signature": header }) },
+    rawBody: payload,
+    headers: { "content-type": "application/json", ...(header === null ? {} : { "stripe-signature": header }) },
   });
 }
 
 async function checkout(ws: string, amount: number, currency = "EUR", headers: Record<string, string> = {}) {
-  const r = await api("POST", `/v1/workspaces/${ws}/wallet/checkout`, { token: owner.token, body: { amount_minor: amount, currency }, headers });
+  const r = await api("POST", `/v1/workspaces/${ws}/wallet/checkout`, {
+    token: owner.token,
+    body: { amount_minor: amount, currency },
+    headers,
+  });
   expect(r.status, r.text).toBe(201);
-  return r.json as { id: string; gateway: string; payment_url: string; gateway_reference: string; status: string; amount_minor: number };
+  return r.json as {
+    id: string;
+    gateway: string;
+    payment_url: string;
+    gateway_reference: string;
+    status: string;
+    amount_minor: number;
+  };
 }
 
 const paidMicros = async (ws: string) =>
-  (await db().walletEntry.aggregate({ where: { workspaceId: ws, grantId: null }, _sum: { amountMicros: true } }))._sum.amountMicros ?? BigInt(0);
+  (await db().walletEntry.aggregate({ where: { workspaceId: ws, grantId: null }, _sum: { amountMicros: true } }))._sum
+    .amountMicros ?? BigInt(0);
 
 describe("checkout through Stripe", () => {
   it("creates a Checkout Session for the order and says where to pay; idempotent by Idempotency-Key; an outage leaves no order", async () => {
@@ -68,7 +89,13 @@ describe("checkout through Stripe", () => {
     const o = await checkout(ws, 2500, "EUR", { "idempotency-key": key });
     expect(o).toMatchObject({ gateway: "stripe", status: "pending", amount_minor: 2500 });
     const session = stripe.sessions.get(o.gateway_reference)!;
-    expect(session).toMatchObject({ amount_total: 2500, currency: "eur", client_reference_id: o.id, metadata: { order_id: o.id, workspace_id: ws }, mode: "payment" });
+    expect(session).toMatchObject({
+      amount_total: 2500,
+      currency: "eur",
+      client_reference_id: o.id,
+      metadata: { order_id: o.id, workspace_id: ws },
+      mode: "payment",
+    });
     expect(o.payment_url).toBe(session.url);
     expect(stripe.requests.find((r) => r.form.client_reference_id === o.id)?.idempotencyKey).toBe(`checkout-${o.id}`);
     const again = await checkout(ws, 2500, "EUR", { "idempotency-key": key });
@@ -77,12 +104,18 @@ describe("checkout through Stripe", () => {
 
     // Stripe unreachable (every retry of the SDK fails): 503, nothing written.
     stripe.failNext(3);
-    const down = await api("POST", `/v1/workspaces/${ws}/wallet/checkout`, { token: owner.token, body: { amount_minor: 100, currency: "EUR" } });
+    const down = await api("POST", `/v1/workspaces/${ws}/wallet/checkout`, {
+      token: owner.token,
+      body: { amount_minor: 100, currency: "EUR" },
+    });
     expect(down.status, down.text).toBe(503);
     expect(down.json.reason).toBe("gateway_unavailable");
     expect(await db().paymentOrder.count({ where: { workspaceId: ws } })).toBe(1);
     // The manual gateway can still be asked for explicitly.
-    const manual = await api("POST", `/v1/workspaces/${ws}/wallet/checkout`, { token: owner.token, body: { amount_minor: 100, currency: "EUR", gateway: "manual" } });
+    const manual = await api("POST", `/v1/workspaces/${ws}/wallet/checkout`, {
+      token: owner.token,
+      body: { amount_minor: 100, currency: "EUR", gateway: "manual" },
+    });
     expect(manual.json).toMatchObject({ gateway: "manual", payment_url: null, gateway_reference: null });
   });
 
@@ -90,13 +123,27 @@ describe("checkout through Stripe", () => {
     const ws = (await makeWorkspace(owner.token)).id;
     for (const role of ["viewer", "developer"]) {
       const u = await makeUser();
-      expect((await api("POST", `/v1/workspaces/${ws}/members`, { token: owner.token, body: { email: u.email, role } })).status).toBe(201);
-      expect((await api("POST", `/v1/workspaces/${ws}/wallet/checkout`, { token: u.token, body: { amount_minor: 100, currency: "EUR" } })).status).toBe(403);
+      expect(
+        (await api("POST", `/v1/workspaces/${ws}/members`, { token: owner.token, body: { email: u.email, role } }))
+          .status,
+      ).toBe(201);
+      expect(
+        (
+          await api("POST", `/v1/workspaces/${ws}/wallet/checkout`, {
+            token: u.token,
+            body: { amount_minor: 100, currency: "EUR" },
+          })
+        ).status,
+      ).toBe(403);
     }
     const o = await checkout(ws, 100);
-    expect((await api("GET", `/v1/workspaces/${ws}/wallet/orders/${o.id}`, { token: outsider.token })).status).toBe(403);
+    expect((await api("GET", `/v1/workspaces/${ws}/wallet/orders/${o.id}`, { token: outsider.token })).status).toBe(
+      403,
+    );
     const other = (await makeWorkspace(outsider.token)).id;
-    expect((await api("GET", `/v1/workspaces/${other}/wallet/orders/${o.id}`, { token: outsider.token })).status).toBe(404);
+    expect((await api("GET", `/v1/workspaces/${other}/wallet/orders/${o.id}`, { token: outsider.token })).status).toBe(
+      404,
+    );
     expect(await db().paymentOrder.count({ where: { workspaceId: ws } })).toBe(1);
   });
 });
@@ -112,7 +159,9 @@ describe("Stripe callbacks", () => {
     expect(results.every((r) => r.json.order_status === "succeeded" && r.json.order_id === o.id)).toBe(true);
     expect(await paidMicros(ws)).toBe(BigInt(25_000_000));
     expect(await db().walletEntry.count({ where: { workspaceId: ws, kind: "top_up" } })).toBe(1);
-    expect(await db().auditRecord.count({ where: { workspaceId: ws, action: "billing.payment_succeeded", targetId: o.id } })).toBe(1);
+    expect(
+      await db().auditRecord.count({ where: { workspaceId: ws, action: "billing.payment_succeeded", targetId: o.id } }),
+    ).toBe(1);
     const order = (await api("GET", `/v1/workspaces/${ws}/wallet/orders/${o.id}`, { token: owner.token })).json;
     expect(order).toMatchObject({ status: "succeeded", gateway_reference: o.gateway_reference });
     // A later expiry of the same session changes nothing: succeeded is terminal.
@@ -136,7 +185,8 @@ describe("Stripe callbacks", () => {
     const payload = JSON.stringify(ev);
     const header = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     const tampered = await api("POST", "/v1/payments/callbacks/stripe", {
-      rawBody: payload.replace('"amount_total":700', '"amount_total":70000'), headers: { "content-type": "application/json", "stripe-signature": header },
+      rawBody: payload.replace('"amount_total":700', '"amount_total":70000'),
+      headers: { "content-type": "application/json", "stripe-signature": header },
     });
     expect(tampered.status).toBe(401);
     expect(await paidMicros(ws)).toBe(BigInt(0));
@@ -147,7 +197,9 @@ describe("Stripe callbacks", () => {
   it("delayed payments credit on async_payment_succeeded; failures and expiries mark the order; other events are 204", async () => {
     const ws = (await makeWorkspace(owner.token)).id;
     const slow = await checkout(ws, 300);
-    expect((await deliver(stripe.complete(slow.gateway_reference, { delayed: true }))).json.order_status).toBe("pending");
+    expect((await deliver(stripe.complete(slow.gateway_reference, { delayed: true }))).json.order_status).toBe(
+      "pending",
+    );
     expect(await paidMicros(ws)).toBe(BigInt(0));
     expect((await deliver(stripe.asyncResult(slow.gateway_reference, true))).json.order_status).toBe("succeeded");
     expect(await paidMicros(ws)).toBe(BigInt(3_000_000));
@@ -160,7 +212,12 @@ describe("Stripe callbacks", () => {
     expect(await db().auditRecord.count({ where: { workspaceId: ws, action: "billing.payment_failed" } })).toBe(2);
     expect(await paidMicros(ws)).toBe(BigInt(3_000_000));
 
-    const other = await deliver({ id: `evt_${randomBytes(6).toString("hex")}`, object: "event", type: "customer.created", data: { object: { id: "cus_1" } } });
+    const other = await deliver({
+      id: `evt_${randomBytes(6).toString("hex")}`,
+      object: "event",
+      type: "customer.created",
+      data: { object: { id: "cus_1" } },
+    });
     expect(other.status).toBe(204);
     // A session of our own order that this database does not hold: 404, so Stripe retries.
     const ghost = stripe.complete((await checkout(ws, 600)).gateway_reference);
@@ -180,10 +237,18 @@ describe("refunds through Stripe", () => {
       api("POST", `/v1/platform/wallets/${ws}/refunds`, { token, body, headers });
 
     const key = `rf-${randomBytes(6).toString("hex")}`;
-    const first = await refund({ payment_id: o.id, amount_minor: 1000, reason: "customer asked" }, platformToken, { "idempotency-key": key });
+    const first = await refund({ payment_id: o.id, amount_minor: 1000, reason: "customer asked" }, platformToken, {
+      "idempotency-key": key,
+    });
     expect(first.status, first.text).toBe(201);
     expect(first.json.gateway_reference).toMatch(/^re_test_/);
-    expect((await refund({ payment_id: o.id, amount_minor: 1000, reason: "customer asked" }, platformToken, { "idempotency-key": key })).json.id).toBe(first.json.id);
+    expect(
+      (
+        await refund({ payment_id: o.id, amount_minor: 1000, reason: "customer asked" }, platformToken, {
+          "idempotency-key": key,
+        })
+      ).json.id,
+    ).toBe(first.json.id);
     expect(stripe.refundedOf(pi)).toBe(1000);
     const refundRequests = () => stripe.requests.filter((r) => r.path === "/v1/refunds").length;
     const before = refundRequests();
@@ -198,7 +263,10 @@ describe("refunds through Stripe", () => {
     expect(await db().auditRecord.count({ where: { workspaceId: ws, action: "billing.refunded" } })).toBe(2);
     // Refunding a payment of another workspace through this one's wallet: refused, nothing written.
     const other = (await makeWorkspace(outsider.token)).id;
-    const cross = await api("POST", `/v1/platform/wallets/${other}/refunds`, { token: platformToken, body: { payment_id: o.id, amount_minor: 1 } });
+    const cross = await api("POST", `/v1/platform/wallets/${other}/refunds`, {
+      token: platformToken,
+      body: { payment_id: o.id, amount_minor: 1 },
+    });
     expect(cross.status).toBe(422);
     expect(await db().paymentRefund.count({ where: { orderId: o.id } })).toBe(2);
   });

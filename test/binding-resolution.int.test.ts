@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bindingsInOrder, entriesWithoutReadyBinding, resetBindingReadCache } from "@/server/domain/credentials/binding-reads.service";
+import {
+  bindingsInOrder,
+  entriesWithoutReadyBinding,
+  resetBindingReadCache,
+} from "@/server/domain/credentials/binding-reads.service";
 import { api, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import { addAiProvider, bootBridgeApp } from "./support/bridge-fixtures";
 import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
@@ -23,14 +27,25 @@ beforeAll(async () => {
   provider = await startOpenAiServer(`sk-resolve-${randomBytes(8).toString("hex")}`);
 }, 120_000);
 
-const ai = (allow: string[], prefer?: string) => ({ id: "ai.generate", provider: { allow, ...(prefer ? { prefer } : {}) } });
+const ai = (allow: string[], prefer?: string) => ({
+  id: "ai.generate",
+  provider: { allow, ...(prefer ? { prefer } : {}) },
+});
 const email = { id: "email.send", provider: { allow: ["smtp"] } };
 
 describe("one binding resolution for the Bridge and admission", () => {
   it("orders by prefer, then the allow-list; leaves out providers the entry does not allow", async () => {
     const ws = (await makeWorkspace(owner.token)).id;
-    const acme = await addAiProvider(owner, ws, { provider: "acme", baseUrl: provider.baseUrl, apiKey: provider.apiKey });
-    const openai = await addAiProvider(owner, ws, { provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey });
+    const acme = await addAiProvider(owner, ws, {
+      provider: "acme",
+      baseUrl: provider.baseUrl,
+      apiKey: provider.apiKey,
+    });
+    const openai = await addAiProvider(owner, ws, {
+      provider: "openai",
+      baseUrl: provider.baseUrl,
+      apiKey: provider.apiKey,
+    });
     const ids = async (e: ReturnType<typeof ai>) => (await bindingsInOrder(ws, e)).map((b) => b.id);
     expect(await ids(ai(["openai", "acme"]))).toEqual([openai.bindingId, acme.bindingId]);
     expect(await ids(ai(["openai", "acme"], "acme"))).toEqual([acme.bindingId, openai.bindingId]);
@@ -41,7 +56,11 @@ describe("one binding resolution for the Bridge and admission", () => {
 
   it("names the entries without a ready binding, several capabilities at once, cold and cached alike", async () => {
     const ws = (await makeWorkspace(owner.token)).id;
-    const { bindingId } = await addAiProvider(owner, ws, { provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey });
+    const { bindingId } = await addAiProvider(owner, ws, {
+      provider: "openai",
+      baseUrl: provider.baseUrl,
+      apiKey: provider.apiKey,
+    });
     const entries = [ai(["anthropic", "openai"]), email, ai(["anthropic"])];
     resetBindingReadCache();
     const cold = await entriesWithoutReadyBinding(ws, entries);

@@ -44,10 +44,15 @@ beforeAll(async () => {
   s3.addBucket(BUCKET);
   s3.addKey("AKIDBLOBS", "blob-secret");
   setEnv({
-    SOURCE_ALLOW_LOCAL: "1", CAPSTAN_BLOB_S3_BUCKET: BUCKET, CAPSTAN_BLOB_S3_PREFIX: "replica-test", CAPSTAN_BLOB_S3_ENDPOINT: s3.endpoint,
-    CAPSTAN_BLOB_S3_REGION: s3.region, CAPSTAN_BLOB_S3_FORCE_PATH_STYLE: "1",
+    SOURCE_ALLOW_LOCAL: "1",
+    CAPSTAN_BLOB_S3_BUCKET: BUCKET,
+    CAPSTAN_BLOB_S3_PREFIX: "replica-test",
+    CAPSTAN_BLOB_S3_ENDPOINT: s3.endpoint,
+    CAPSTAN_BLOB_S3_REGION: s3.region,
+    CAPSTAN_BLOB_S3_FORCE_PATH_STYLE: "1",
     // The standard AWS chain, from the environment.
-    AWS_ACCESS_KEY_ID: "AKIDBLOBS", AWS_SECRET_ACCESS_KEY: "blob-secret",
+    AWS_ACCESS_KEY_ID: "AKIDBLOBS",
+    AWS_SECRET_ACCESS_KEY: "blob-secret",
   });
   await bootApp();
   owner = await makeUser();
@@ -60,10 +65,14 @@ afterAll(async () => {
   await s3.close();
 });
 
-const objectOf = (sha256: string) => s3.buckets.get(BUCKET)!.get(`replica-test/sha256/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`);
+const objectOf = (sha256: string) =>
+  s3.buckets.get(BUCKET)!.get(`replica-test/sha256/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`);
 
 async function rejection(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 }
@@ -91,6 +100,28 @@ describe("S3BlobStore", () => {
     expect(await store.get("../../etc/passwd")).toBeNull();
   });
 
+  it("deletes scoped blobs one at a time and a whole scope, never the shared store's copy", async () => {
+    const bytes = Buffer.from(`scoped ${Date.now()}`);
+    const sha = sha256Hex(bytes);
+    await store.put(bytes);
+    const scope = store.scope("mres_scopetest");
+    await scope.put(bytes);
+    await scope.put(Buffer.from(`second ${Date.now()}`));
+    expect(
+      s3.buckets
+        .get(BUCKET)!
+        .get(`replica-test/scopes/mres_scopetest/sha256/${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}`)
+        ?.body.equals(bytes),
+    ).toBe(true);
+    await scope.delete(sha);
+    await scope.delete(sha); // absent: nothing to do
+    expect(await scope.has(sha)).toBe(false);
+    expect(await store.has(sha)).toBe(true); // the shared copy is not the scope's
+    expect(await scope.deleteAll()).toBe(1);
+    expect([...s3.buckets.get(BUCKET)!.keys()].filter((k) => k.includes("scopes/mres_scopetest/"))).toEqual([]);
+    expect((await store.get(sha))?.equals(bytes)).toBe(true);
+  });
+
   it("uploads a large file in parts (multipart) and reads it back", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "capstan-s3blob-"));
     const file = path.join(dir, "big.bin");
@@ -100,7 +131,12 @@ describe("S3BlobStore", () => {
     const ev = await store.putFile(file, "application/gzip");
     expect(ev).toMatchObject({ sha256: sha256Hex(bytes), size_bytes: bytes.length, created: true });
     const seen = s3.requests.slice(before);
-    expect(seen.filter((r) => r.method === "PUT" && r.query.partNumber).map((r) => r.query.partNumber).sort()).toEqual(["1", "2", "3"]);
+    expect(
+      seen
+        .filter((r) => r.method === "PUT" && r.query.partNumber)
+        .map((r) => r.query.partNumber)
+        .sort(),
+    ).toEqual(["1", "2", "3"]);
     expect(seen.some((r) => r.method === "POST" && "uploads" in r.query)).toBe(true);
     expect(s3.multipartUploads.size).toBe(0);
     expect((await store.get(ev.sha256))?.equals(bytes)).toBe(true);
@@ -140,7 +176,13 @@ describe("S3BlobStore", () => {
     expect((await store.get(sha256Hex(bytes)))?.equals(bytes)).toBe(true);
 
     // Nothing listening at all.
-    const gone = new S3BlobStore({ bucket: BUCKET, prefix: "", endpoint: "http://127.0.0.1:9", region: s3.region, forcePathStyle: true });
+    const gone = new S3BlobStore({
+      bucket: BUCKET,
+      prefix: "",
+      endpoint: "http://127.0.0.1:9",
+      region: s3.region,
+      forcePathStyle: true,
+    });
     const started = Date.now();
     expect((await rejection(gone.put(small))).reason).toBe("blob_store_unavailable");
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -149,11 +191,22 @@ describe("S3BlobStore", () => {
 
 describe("through the API", () => {
   const upload = (bytes: Buffer) =>
-    handleUpload(new Request(`http://localhost:3000/v1/workspaces/${ws}/uploads`, {
-      method: "POST", body: new Uint8Array(bytes), headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/octet-stream" },
-    }), ws);
+    handleUpload(
+      new Request(`http://localhost:3000/v1/workspaces/${ws}/uploads`, {
+        method: "POST",
+        body: new Uint8Array(bytes),
+        headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/octet-stream" },
+      }),
+      ws,
+    );
   const download = (sha: string) =>
-    handleEvidenceDownload(new Request(`http://localhost:3000/v1/workspaces/${ws}/evidence/${sha}`, { headers: { authorization: `Bearer ${owner.token}` } }), ws, sha);
+    handleEvidenceDownload(
+      new Request(`http://localhost:3000/v1/workspaces/${ws}/evidence/${sha}`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      }),
+      ws,
+      sha,
+    );
 
   it("uploads land in the bucket; an outage is a 503 problem on upload and download; acknowledged uploads survive it", async () => {
     const bytes = Buffer.from(`an upload ${Date.now()}`);
@@ -180,7 +233,9 @@ describe("through the API", () => {
     expect(Buffer.from(await back.arrayBuffer()).equals(bytes)).toBe(true);
 
     // Recorded but gone from the bucket: the store's fault, a 503 that says so (not a 404, not a 500).
-    s3.buckets.get(BUCKET)!.delete(`replica-test/sha256/${up.sha256.slice(0, 2)}/${up.sha256.slice(2, 4)}/${up.sha256}`);
+    s3.buckets
+      .get(BUCKET)!
+      .delete(`replica-test/sha256/${up.sha256.slice(0, 2)}/${up.sha256.slice(2, 4)}/${up.sha256}`);
     const missing = await download(up.sha256);
     expect(missing.status).toBe(503);
     expect((await missing.json()).reason).toBe("blob_missing");
@@ -202,13 +257,20 @@ describe("through the API", () => {
       // Streamed without a Content-Length: the limit is enforced on the bytes as they arrive.
       const streamed = new ReadableStream<Uint8Array>({
         start(c) {
-          for (let i = 0; i < tooBig.length; i += 1024 * 1024) c.enqueue(new Uint8Array(tooBig.subarray(i, i + 1024 * 1024)));
+          for (let i = 0; i < tooBig.length; i += 1024 * 1024)
+            c.enqueue(new Uint8Array(tooBig.subarray(i, i + 1024 * 1024)));
           c.close();
         },
       });
-      const refused = await handleUpload(new Request(`http://localhost:3000/v1/workspaces/${ws}/uploads`, {
-        method: "POST", body: streamed, duplex: "half", headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/octet-stream" },
-      } as RequestInit), ws);
+      const refused = await handleUpload(
+        new Request(`http://localhost:3000/v1/workspaces/${ws}/uploads`, {
+          method: "POST",
+          body: streamed,
+          duplex: "half",
+          headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/octet-stream" },
+        } as RequestInit),
+        ws,
+      );
       expect(refused.status).toBe(413);
       expect((await refused.json()).reason).toBe("payload_too_large");
       expect(objectOf(sha256Hex(tooBig))).toBeUndefined();
@@ -219,9 +281,17 @@ describe("through the API", () => {
 
   it("a freeze that meets an outage in the middle of its snapshot upload waits (pending, reason shown) and completes once the store is back", async () => {
     const repo = mkdtempSync(path.join(os.tmpdir(), "capstan-s3repo-"));
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd: repo, encoding: "utf8" }).trim();
+    const git = (...args: string[]) =>
+      execFileSync(
+        "git",
+        ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args],
+        { cwd: repo, encoding: "utf8" },
+      ).trim();
     git("init", "-q");
-    writeFileSync(path.join(repo, "package.json"), JSON.stringify({ name: "big", scripts: { start: "node server.js" } }));
+    writeFileSync(
+      path.join(repo, "package.json"),
+      JSON.stringify({ name: "big", scripts: { start: "node server.js" } }),
+    );
     writeFileSync(path.join(repo, "server.js"), "console.log(1)\n");
     mkdirSync(path.join(repo, "assets"));
     // Incompressible, so the snapshot is larger than one part and goes multipart.
@@ -229,7 +299,10 @@ describe("through the API", () => {
     git("add", "-A");
     git("commit", "-q", "-m", "big");
 
-    const accepted = await api("POST", `/v1/workspaces/${ws}/products`, { token: owner.token, body: { repo_url: `file://${repo}`, ref: "main", auth: { kind: "none" } } });
+    const accepted = await api("POST", `/v1/workspaces/${ws}/products`, {
+      token: owner.token,
+      body: { repo_url: `file://${repo}`, ref: "main", auth: { kind: "none" } },
+    });
     expect(accepted.status).toBe(202);
     const frz = accepted.json.source_freeze_id as string;
 
@@ -279,12 +352,24 @@ describe("a hosted app on the S3 store", () => {
     expect(objectOf(dep.evidence.build_log.sha256)).toBeDefined();
     expect(objectOf(dep.evidence.health_attempts.sha256)).toBeDefined();
 
-    const ses = must(await api("POST", "/v1/sessions", { token: owner.token, body: { surface_id: dep.surface_id } }), 201, "session");
+    const ses = must(
+      await api("POST", "/v1/sessions", { token: owner.token, body: { surface_id: dep.surface_id } }),
+      201,
+      "session",
+    );
     const invoke = (body: Record<string, unknown>) =>
-      api("POST", `/v1/sessions/${ses.id}/invocations`, { token: owner.token, body: { kind: "http_request", body_evidence: null, ...body } });
-    const up = await handleUpload(new Request(`http://localhost:3000/v1/workspaces/${ws}/uploads`, {
-      method: "POST", body: `name=s3 ${Date.now()}`, headers: { authorization: `Bearer ${owner.token}`, "content-type": "text/plain" },
-    }), ws);
+      api("POST", `/v1/sessions/${ses.id}/invocations`, {
+        token: owner.token,
+        body: { kind: "http_request", body_evidence: null, ...body },
+      });
+    const up = await handleUpload(
+      new Request(`http://localhost:3000/v1/workspaces/${ws}/uploads`, {
+        method: "POST",
+        body: `name=s3 ${Date.now()}`,
+        headers: { authorization: `Bearer ${owner.token}`, "content-type": "text/plain" },
+      }),
+      ws,
+    );
     const { uri, sha256, size_bytes } = await up.json();
 
     s3.behave({ mode: "503" });
@@ -292,19 +377,29 @@ describe("a hosted app on the S3 store", () => {
       // The request's body cannot be read: the app is not called, the invocation is recorded as failed.
       const notCalled = await invoke({ method: "POST", path: "/echo", body_evidence: { uri, sha256, size_bytes } });
       expect(notCalled.status).toBe(201);
-      expect(notCalled.json.execution).toMatchObject({ status: "failed", failure: { code: "runtime_error" }, result: { http_status: null, body_evidence: null } });
+      expect(notCalled.json.execution).toMatchObject({
+        status: "failed",
+        failure: { code: "runtime_error" },
+        result: { http_status: null, body_evidence: null },
+      });
       expect(notCalled.json.execution.failure.message).toMatch(/not called.*blob store is unavailable/);
       // The app answers but its response cannot be stored: its status is kept, the loss is said.
       const unstored = await invoke({ method: "GET", path: "/hello" });
       expect(unstored.status).toBe(201);
-      expect(unstored.json.execution).toMatchObject({ status: "failed", failure: { code: "runtime_error" }, result: { http_status: 200, body_evidence: null } });
+      expect(unstored.json.execution).toMatchObject({
+        status: "failed",
+        failure: { code: "runtime_error" },
+        result: { http_status: 200, body_evidence: null },
+      });
       expect(unstored.json.execution.failure.message).toMatch(/could not be stored/);
     } finally {
       s3.behave({ mode: "ok" });
     }
     const back = await invoke({ method: "POST", path: "/echo", body_evidence: { uri, sha256, size_bytes } });
     expect(back.json.execution).toMatchObject({ status: "completed", result: { http_status: 200 } });
-    expect(JSON.parse((await blobStore().get(back.json.execution.result.body_evidence.sha256))!.toString("utf8")).body).toMatch(/^name=s3/);
+    expect(
+      JSON.parse((await blobStore().get(back.json.execution.result.body_evidence.sha256))!.toString("utf8")).body,
+    ).toMatch(/^name=s3/);
     // Nothing stays admitted without an execution.
     const listed = must(await api("GET", `/v1/sessions/${ses.id}/invocations`, { token: owner.token }), 200, "list");
     for (const inv of listed.items) expect(inv.execution).not.toBeNull();

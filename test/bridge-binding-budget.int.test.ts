@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/platform/db/client";
+import { returnLeases } from "@/server/domain/usage/leases.service";
 import { makeUser, type TTestUser } from "./support/api";
 import { aiCapability, bootBridgeApp, bridge, setupBridge } from "./support/bridge-fixtures";
 import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
@@ -22,7 +23,8 @@ afterAll(async () => {
 describe("binding token budget", () => {
   it("charges actual tokens to the binding and denies once its budget cannot hold a reservation", async () => {
     const s = await setupBridge({
-      owner, capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 10 } })],
+      owner,
+      capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 10 } })],
       providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
     });
     const bindingId = s.providers.openai!.bindingId;
@@ -53,7 +55,12 @@ describe("binding token budget", () => {
   it("with fallback listed a spent binding is skipped for the next allowed one; with none the call is denied", async () => {
     const listed = await setupBridge({
       owner,
-      capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 10 }, provider: { allow: ["first", "second"], prefer: "first", fallback: "listed" } })],
+      capabilities: [
+        aiCapability({
+          scope: { models: ["text"], max_tokens_per_call: 10 },
+          provider: { allow: ["first", "second"], prefer: "first", fallback: "listed" },
+        }),
+      ],
       providers: [
         { provider: "first", baseUrl: provider.baseUrl, apiKey: provider.apiKey },
         { provider: "second", baseUrl: provider.baseUrl, apiKey: provider.apiKey },
@@ -65,24 +72,39 @@ describe("binding token budget", () => {
     const r = await bridge(listed.token, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } });
     expect(r.status, r.text).toBe(200);
     expect(r.json).toMatchObject({ provider: "second", fallback_used: true });
-    const [a, b] = await Promise.all([first, second].map((id) => db().providerBinding.findUniqueOrThrow({ where: { id } })));
+    // The call drew from a budget lease (leases.service.ts): give the lease back, then nothing is reserved.
+    await returnLeases();
+    const [a, b] = await Promise.all(
+      [first, second].map((id) => db().providerBinding.findUniqueOrThrow({ where: { id } })),
+    );
     expect({ used: a!.usedUnits, reserved: a!.reservedUnits }).toEqual({ used: 0, reserved: 0 });
     expect({ used: b!.usedUnits, reserved: b!.reservedUnits }).toEqual({ used: 7, reserved: 0 });
-    const audit = await db().auditRecord.findFirstOrThrow({ where: { workspaceId: listed.ws, action: "capability.fallback" } });
+    const audit = await db().auditRecord.findFirstOrThrow({
+      where: { workspaceId: listed.ws, action: "capability.fallback" },
+    });
     expect(audit.details).toMatchObject({ from: "first", to: "second", reason: "binding_budget_exhausted" });
 
     const none = await setupBridge({
       owner,
-      capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 10 }, provider: { allow: ["first", "second"], prefer: "first", fallback: "none" } })],
+      capabilities: [
+        aiCapability({
+          scope: { models: ["text"], max_tokens_per_call: 10 },
+          provider: { allow: ["first", "second"], prefer: "first", fallback: "none" },
+        }),
+      ],
       providers: [
         { provider: "first", baseUrl: provider.baseUrl, apiKey: provider.apiKey },
         { provider: "second", baseUrl: provider.baseUrl, apiKey: provider.apiKey },
       ],
     });
-    await db().providerBinding.update({ where: { id: none.providers.first!.bindingId }, data: { budgetUnits: BigInt(5) } });
+    await db().providerBinding.update({
+      where: { id: none.providers.first!.bindingId },
+      data: { budgetUnits: BigInt(5) },
+    });
     const denied = await bridge(none.token, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } });
     expect(denied.status).toBe(429);
     expect(denied.json.reason).toBe("usage_denied");
+    await returnLeases();
     const month = await db().budget.findFirstOrThrow({ where: { workspaceId: none.ws, usageCategory: "ai_tokens" } });
     expect(month.reservedUnits).toBe(0);
   });

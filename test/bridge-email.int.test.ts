@@ -50,7 +50,10 @@ function smtp(opts: { user: string; pass: string; reject?: boolean }) {
   });
   return {
     inbox,
-    start: () => new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.server.address() as AddressInfo).port))),
+    start: () =>
+      new Promise<number>((resolve) =>
+        server.listen(0, "127.0.0.1", () => resolve((server.server.address() as AddressInfo).port)),
+      ),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -61,17 +64,39 @@ const rejecting = smtp({ user: "mailer", pass: "primary-password-123", reject: t
 let ports: { primary: number; backup: number; rejecting: number };
 
 const emailCapability = (allow: string[], fallback: "none" | "listed") => ({
-  id: "email.send" as const, required: true, actions: ["send"],
-  scope: { from_addresses: ["app@example.com"], recipient_domains: ["example.org"], max_recipients: 3, max_message_bytes: 2000 },
-  credential_owner: "workspace" as const, provider: { allow, fallback, prefer: allow[0] },
+  id: "email.send" as const,
+  required: true,
+  actions: ["send"],
+  scope: {
+    from_addresses: ["app@example.com"],
+    recipient_domains: ["example.org"],
+    max_recipients: 3,
+    max_message_bytes: 2000,
+  },
+  credential_owner: "workspace" as const,
+  provider: { allow, fallback, prefer: allow[0] },
 });
 
-async function addSmtp(s: TBridgeSetup, provider: string, secret: string, port: number, host = "127.0.0.1"): Promise<void> {
-  const credentialId = await makeCredential(s.owner, s.ws, secret, { provider, capability: "email.send", actions: ["send"] });
+async function addSmtp(
+  s: TBridgeSetup,
+  provider: string,
+  secret: string,
+  port: number,
+  host = "127.0.0.1",
+): Promise<void> {
+  const credentialId = await makeCredential(s.owner, s.ws, secret, {
+    provider,
+    capability: "email.send",
+    actions: ["send"],
+  });
   const r = await api("POST", `/v1/workspaces/${s.ws}/provider-bindings`, {
     token: s.owner.token,
     body: {
-      credential_id: credentialId, capability: "email.send", actions: ["send"], scope: [], budget: { units: 1000, unit: "tokens" },
+      credential_id: credentialId,
+      capability: "email.send",
+      actions: ["send"],
+      scope: [],
+      budget: { units: 1000, unit: "tokens" },
       capability_scope: { id: "email.send", scope: emailCapability([provider], "none").scope },
       provider_config: { host, port, secure: false },
     },
@@ -80,7 +105,9 @@ async function addSmtp(s: TBridgeSetup, provider: string, secret: string, port: 
 }
 
 async function teamPlan(s: TBridgeSetup): Promise<void> {
-  expect((await api("PUT", `/v1/workspaces/${s.ws}/plan`, { token: s.owner.token, body: { plan: "team" } })).status).toBe(200);
+  expect(
+    (await api("PUT", `/v1/workspaces/${s.ws}/plan`, { token: s.owner.token, body: { plan: "team" } })).status,
+  ).toBe(200);
 }
 
 const mail = { from: "app@example.com", recipients: ["ada@example.org"], subject: "Hello", text: "First message" };
@@ -101,17 +128,40 @@ describe("email.send", () => {
     await addSmtp(s, "smtp-a", "mailer:primary-password-123", ports.primary);
     const r = await bridge(s.token, "email.send", "send", mail);
     expect(r.status, r.text).toBe(200);
-    expect(r.json).toMatchObject({ outcome: "completed", provider: "smtp-a", usage: { units: 1, unit: "calls" }, output: { accepted: ["ada@example.org"] } });
+    expect(r.json).toMatchObject({
+      outcome: "completed",
+      provider: "smtp-a",
+      usage: { units: 1, unit: "calls" },
+      output: { accepted: ["ada@example.org"] },
+    });
     const got = primary.inbox.find((m) => m.subject === "Hello");
-    expect(got).toMatchObject({ from: "app@example.com", to: ["ada@example.org"], text: "First message", user: "mailer" });
+    expect(got).toMatchObject({
+      from: "app@example.com",
+      to: ["ada@example.org"],
+      text: "First message",
+      user: "mailer",
+    });
 
     const budgets = await api("GET", `/v1/workspaces/${s.ws}/budgets`, { token: s.owner.token });
-    expect(budgets.json.items.find((b: { usage_category: string }) => b.usage_category === "provider_call").used_units).toBe(1);
+    expect(
+      budgets.json.items.find((b: { usage_category: string }) => b.usage_category === "provider_call").used_units,
+    ).toBe(1);
     const events = await db().outboxEvent.findMany({ where: { subject: r.json.capability_invocation_id } });
-    expect(events.map((e) => e.type).sort()).toEqual(["capability.invocation_requested", "capability.invocation_resulted"]);
+    expect(events.map((e) => e.type).sort()).toEqual([
+      "capability.invocation_requested",
+      "capability.invocation_resulted",
+    ]);
     for (const e of events) expect(validateEventData(e.type, e.data)).toEqual([]);
-    const requested = events.find((e) => e.type === "capability.invocation_requested")!.data as { request: Record<string, unknown> };
-    expect(requested.request).toEqual({ id: "email.send", action: "send", from: "app@example.com", recipients: ["ada@example.org"], bytes: 18 });
+    const requested = events.find((e) => e.type === "capability.invocation_requested")!.data as {
+      request: Record<string, unknown>;
+    };
+    expect(requested.request).toEqual({
+      id: "email.send",
+      action: "send",
+      from: "app@example.com",
+      recipients: ["ada@example.org"],
+      bytes: 18,
+    });
   });
 
   it("keeps calls inside the contract: from address, recipient domains, recipient count, size", async () => {
@@ -132,7 +182,11 @@ describe("email.send", () => {
     expect(primary.inbox.length).toBe(before);
     const bad = await bridge(s.token, "email.send", "send", { ...mail, from: "App@Example.com" });
     expect(bad.status).toBe(422);
-    const noBody = await bridge(s.token, "email.send", "send", { from: mail.from, recipients: mail.recipients, subject: "x" });
+    const noBody = await bridge(s.token, "email.send", "send", {
+      from: mail.from,
+      recipients: mail.recipients,
+      subject: "x",
+    });
     expect(noBody.status).toBe(422);
   });
 

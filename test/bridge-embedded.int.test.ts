@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { returnLeases } from "@/server/domain/usage/leases.service";
 import { dbKind } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { api } from "./support/api";
@@ -31,8 +32,17 @@ describe("Bridge on embedded PGlite", () => {
       capabilities: [kvCapability(), aiCapability({ scope: { models: ["text"], max_tokens_per_call: 20 } })],
       providers: [{ provider: "openai", baseUrl: openai.baseUrl, apiKey: openai.apiKey }],
     });
-    expect((await api("PUT", `/v1/workspaces/${s.ws}/plan`, { token: s.owner.token, body: { plan: "team" } })).status).toBe(200);
-    expect((await api("PUT", `/v1/workspaces/${s.ws}/budgets/ai_tokens`, { token: s.owner.token, body: { limit_units: 30 } })).status).toBe(200);
+    expect(
+      (await api("PUT", `/v1/workspaces/${s.ws}/plan`, { token: s.owner.token, body: { plan: "team" } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await api("PUT", `/v1/workspaces/${s.ws}/budgets/ai_tokens`, {
+          token: s.owner.token,
+          body: { limit_units: 30 },
+        })
+      ).status,
+    ).toBe(200);
 
     expect((await bridge(s.token, "data.kv", "set", { key: "/app/x", value: { n: 1 } })).status).toBe(200);
     expect((await bridge(s.token, "data.kv", "get", { key: "/app/x" })).json.output).toMatchObject({ value: { n: 1 } });
@@ -42,6 +52,7 @@ describe("Bridge on embedded PGlite", () => {
     // 30 tokens hold one reservation of 20 at a time: the concurrent ones that do not fit are denied.
     expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
     for (const r of results.filter((x) => x.status !== 200)) expect(r.json.reason).toBe("usage_denied");
+    await returnLeases(); // a lease's unused part goes back first (leases.service.ts)
     const budgets = await api("GET", `/v1/workspaces/${s.ws}/budgets`, { token: s.owner.token });
     const ai = budgets.json.items.find((b: { usage_category: string }) => b.usage_category === "ai_tokens");
     expect(ai.reserved_units).toBe(0);

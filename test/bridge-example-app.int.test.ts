@@ -27,7 +27,11 @@ describe("examples/bridge-app", () => {
     expect(second).toMatchObject({ visits: 2, greeting: "Hello Grace, visit number 2" });
 
     // Each call is a recorded capability invocation of the product.
-    const listed = await api<{ items: Array<{ id: string; outcome: string }> }>("GET", `/v1/workspaces/${s.ws}/capability-invocations?product_id=${s.productId}&limit=200`, { token: s.owner.token });
+    const listed = await api<{ items: Array<{ id: string; outcome: string }> }>(
+      "GET",
+      `/v1/workspaces/${s.ws}/capability-invocations?product_id=${s.productId}&limit=200`,
+      { token: s.owner.token },
+    );
     expect(listed.status).toBe(200);
     const ids = new Set(listed.json.items.map((i) => i.id));
     for (const id of [...first.invocationIds, ...second.invocationIds]) expect(ids.has(id), id).toBe(true);

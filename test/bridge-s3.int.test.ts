@@ -1,9 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { returnLeases } from "@/server/domain/usage/leases.service";
 import { validateEventData } from "@/server/domain/events/event-schemas";
 import { db } from "@/server/platform/db/client";
 import { api, type TTestUser } from "./support/api";
-import { bootBridgeApp, bridge, makeCredential, setupBridge, type TBridgeResult, type TBridgeSetup } from "./support/bridge-fixtures";
+import {
+  bootBridgeApp,
+  bridge,
+  makeCredential,
+  setupBridge,
+  type TBridgeResult,
+  type TBridgeSetup,
+} from "./support/bridge-fixtures";
 import { startS3Server, type TS3Server } from "./support/s3-server";
 
 /**
@@ -14,9 +22,15 @@ import { startS3Server, type TS3Server } from "./support/s3-server";
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 const b64 = (s: string | Buffer) => Buffer.from(s).toString("base64");
 
-const storageCapability = (provider: { allow: string[]; prefer?: string; fallback?: "none" | "listed" } = { allow: ["s3"] }, maxObjectBytes = 1000) => ({
-  id: "storage.object" as const, required: true, actions: ["read", "write", "delete", "list"],
-  scope: { prefix: "/files", max_object_bytes: maxObjectBytes }, credential_owner: "workspace" as const,
+const storageCapability = (
+  provider: { allow: string[]; prefer?: string; fallback?: "none" | "listed" } = { allow: ["s3"] },
+  maxObjectBytes = 1000,
+) => ({
+  id: "storage.object" as const,
+  required: true,
+  actions: ["read", "write", "delete", "list"],
+  scope: { prefix: "/files", max_object_bytes: maxObjectBytes },
+  credential_owner: "workspace" as const,
   provider: { fallback: "none" as const, ...provider },
 });
 
@@ -27,20 +41,38 @@ async function addS3Binding(
   owner: TTestUser,
   ws: string,
   server: TS3Server,
-  opts: { bucket: string; provider?: string; prefix?: string; maxObjectBytes?: number; actions?: string[]; wrongSecret?: boolean; secret?: string },
+  opts: {
+    bucket: string;
+    provider?: string;
+    prefix?: string;
+    maxObjectBytes?: number;
+    actions?: string[];
+    wrongSecret?: boolean;
+    secret?: string;
+  },
 ): Promise<TS3Binding> {
   const accessKeyId = `AKIA${randomBytes(8).toString("hex").toUpperCase()}`;
   const secretAccessKey = `${randomBytes(15).toString("base64")}/+x`;
   server.addKey(accessKeyId, secretAccessKey);
   const secret = opts.secret ?? `${accessKeyId}:${opts.wrongSecret ? "not-the-secret" : secretAccessKey}`;
   const actions = opts.actions ?? ["read", "write", "delete", "list"];
-  const credentialId = await makeCredential(owner, ws, secret, { provider: opts.provider ?? "s3", capability: "storage.object", actions });
+  const credentialId = await makeCredential(owner, ws, secret, {
+    provider: opts.provider ?? "s3",
+    capability: "storage.object",
+    actions,
+  });
   const r = await api("POST", `/v1/workspaces/${ws}/provider-bindings`, {
     token: owner.token,
     body: {
-      credential_id: credentialId, capability: "storage.object", actions, scope: [],
+      credential_id: credentialId,
+      capability: "storage.object",
+      actions,
+      scope: [],
       budget: { units: 1000, unit: "tokens" },
-      capability_scope: { id: "storage.object", scope: { prefix: opts.prefix ?? "/", max_object_bytes: opts.maxObjectBytes ?? 1_000_000 } },
+      capability_scope: {
+        id: "storage.object",
+        scope: { prefix: opts.prefix ?? "/", max_object_bytes: opts.maxObjectBytes ?? 1_000_000 },
+      },
       provider_config: { endpoint: server.endpoint, bucket: opts.bucket, region: server.region },
     },
   });
@@ -56,8 +88,13 @@ function expectDenied(r: TBridgeResult, status: number, reason: string): void {
 }
 
 async function storageBudget(s: TBridgeSetup) {
+  // reserved_units includes an idle budget lease's unused part until it goes back (LEASE_IDLE_MS): settle it first.
+  await returnLeases();
   const r = await api("GET", `/v1/workspaces/${s.ws}/budgets`, { token: s.owner.token });
-  return r.json.items.find((b: { usage_category: string }) => b.usage_category === "storage") as { used_units: number; reserved_units: number };
+  return r.json.items.find((b: { usage_category: string }) => b.usage_category === "storage") as {
+    used_units: number;
+    reserved_units: number;
+  };
 }
 
 let s3: TS3Server;
@@ -90,9 +127,18 @@ describe("storage.object on an S3-compatible provider", () => {
 
   it("writes, reads, lists (paged) and deletes objects in the bucket under product-prefixed keys, charging writes to the storage budget", async () => {
     const content = Buffer.from("hello, s3\n");
-    const w = await bridge(s.token, "storage.object", "write", { key: "/files/a.txt", content_base64: b64(content), content_type: "text/plain" });
+    const w = await bridge(s.token, "storage.object", "write", {
+      key: "/files/a.txt",
+      content_base64: b64(content),
+      content_type: "text/plain",
+    });
     expect(w.status, w.text).toBe(200);
-    expect(w.json).toMatchObject({ outcome: "completed", provider: "s3", fallback_used: false, usage: { units: content.length, unit: "bytes" } });
+    expect(w.json).toMatchObject({
+      outcome: "completed",
+      provider: "s3",
+      fallback_used: false,
+      usage: { units: content.length, unit: "bytes" },
+    });
     expect(w.json.output).toEqual({ key: "/files/a.txt", size_bytes: content.length, sha256: sha256(content) });
 
     // Really in the bucket, under <product id>/<key without its leading slash>, signed with the binding's key.
@@ -113,18 +159,34 @@ describe("storage.object on an S3-compatible provider", () => {
     expect(r.status, r.text).toBe(200);
     expect(r.json).toMatchObject({ provider: "s3", usage: { units: content.length, unit: "bytes" } });
     expect(r.json.output).toEqual({
-      key: "/files/a.txt", found: true, content_base64: b64(content), size_bytes: content.length, sha256: sha256(content), content_type: "text/plain",
+      key: "/files/a.txt",
+      found: true,
+      content_base64: b64(content),
+      size_bytes: content.length,
+      sha256: sha256(content),
+      content_type: "text/plain",
     });
     const missing = await bridge(s.token, "storage.object", "read", { key: "/files/none" });
     expect(missing.status, missing.text).toBe(200);
-    expect(missing.json.output).toEqual({ key: "/files/none", found: false, content_base64: null, size_bytes: 0, sha256: null, content_type: null });
+    expect(missing.json.output).toEqual({
+      key: "/files/none",
+      found: false,
+      content_base64: null,
+      size_bytes: 0,
+      sha256: null,
+      content_type: null,
+    });
 
     // Pages of 2 through S3's continuation tokens; keys come back as Bridge keys.
     const listed: Array<{ key: string; size_bytes: number; sha256: string }> = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await bridge(s.token, "storage.object", "list", { prefix: "/files/", limit: 2, ...(cursor ? { cursor } : {}) });
+      const page = await bridge(s.token, "storage.object", "list", {
+        prefix: "/files/",
+        limit: 2,
+        ...(cursor ? { cursor } : {}),
+      });
       expect(page.status, page.text).toBe(200);
       expect(page.json.output.objects.length).toBeLessThanOrEqual(2);
       listed.push(...page.json.output.objects);
@@ -138,40 +200,66 @@ describe("storage.object on an S3-compatible provider", () => {
       { key: odd, size_bytes: 1, sha256: sha256(Buffer.from("b")) },
     ]);
     const lists = s3.requests.filter((q) => q.bucket === bucket && q.query["list-type"] === "2");
-    expect(lists.at(-1)!.query).toMatchObject({ prefix: `${s.productId}/files/`, "max-keys": "2", "continuation-token": expect.any(String) });
+    expect(lists.at(-1)!.query).toMatchObject({
+      prefix: `${s.productId}/files/`,
+      "max-keys": "2",
+      "continuation-token": expect.any(String),
+    });
 
     const d = await bridge(s.token, "storage.object", "delete", { key: "/files/a.txt" });
     expect(d.json.output).toEqual({ key: "/files/a.txt", deleted: true });
     expect(s3.buckets.get(bucket)!.has(`${s.productId}/files/a.txt`)).toBe(false);
-    expect((await bridge(s.token, "storage.object", "delete", { key: "/files/a.txt" })).json.output).toEqual({ key: "/files/a.txt", deleted: false });
+    expect((await bridge(s.token, "storage.object", "delete", { key: "/files/a.txt" })).json.output).toEqual({
+      key: "/files/a.txt",
+      deleted: false,
+    });
     expect((await bridge(s.token, "storage.object", "read", { key: "/files/a.txt" })).json.output.found).toBe(false);
 
     // Writes spend their bytes (10 + 1 + 2); reads, lists and deletes spend nothing; the binding's token budget is untouched.
     const budget = await storageBudget(s);
     expect(budget.used_units).toBe(content.length + 1 + 2);
     expect(budget.reserved_units).toBe(0);
-    const binding = await api("GET", `/v1/workspaces/${s.ws}/provider-bindings/${b.bindingId}`, { token: s.owner.token });
+    const binding = await api("GET", `/v1/workspaces/${s.ws}/provider-bindings/${b.bindingId}`, {
+      token: s.owner.token,
+    });
     expect(binding.json.budget).toMatchObject({ used_units: 0, reserved_units: 0 });
 
     const row = await db().capabilityInvocation.findUniqueOrThrow({ where: { id: w.json.capability_invocation_id } });
     expect(row).toMatchObject({ provider: "s3", bindingId: b.bindingId, outcome: "completed" });
     const events = await db().outboxEvent.findMany({ where: { subject: w.json.capability_invocation_id } });
-    expect(events.map((e) => e.type).sort()).toEqual(["capability.invocation_requested", "capability.invocation_resulted"]);
+    expect(events.map((e) => e.type).sort()).toEqual([
+      "capability.invocation_requested",
+      "capability.invocation_resulted",
+    ]);
     for (const e of events) expect(validateEventData(e.type, e.data, e.version), JSON.stringify(e.data)).toEqual([]);
-    expect(events.find((e) => e.type === "capability.invocation_resulted")!.data).toMatchObject({ provider: "s3", binding_id: b.bindingId, fallback_used: false });
+    expect(events.find((e) => e.type === "capability.invocation_resulted")!.data).toMatchObject({
+      provider: "s3",
+      binding_id: b.bindingId,
+      fallback_used: false,
+    });
   });
 
   it("keeps products sharing a bucket apart", async () => {
     const other = await setupBridge({ capabilities: [storageCapability()], owner: s.owner, ws: s.ws });
-    expect((await bridge(s.token, "storage.object", "write", { key: "/files/mine", content_base64: b64("mine") })).status).toBe(200);
-    expect((await bridge(other.token, "storage.object", "write", { key: "/files/theirs", content_base64: b64("theirs") })).status).toBe(200);
+    expect(
+      (await bridge(s.token, "storage.object", "write", { key: "/files/mine", content_base64: b64("mine") })).status,
+    ).toBe(200);
+    expect(
+      (await bridge(other.token, "storage.object", "write", { key: "/files/theirs", content_base64: b64("theirs") }))
+        .status,
+    ).toBe(200);
     expect(s3.buckets.get(bucket)!.has(`${other.productId}/files/theirs`)).toBe(true);
 
     expect((await bridge(other.token, "storage.object", "read", { key: "/files/mine" })).json.output.found).toBe(false);
     const theirList = await bridge(other.token, "storage.object", "list", { prefix: "/files/" });
     expect(theirList.json.output.objects.map((o: { key: string }) => o.key)).toEqual(["/files/theirs"]);
-    expect((await bridge(other.token, "storage.object", "delete", { key: "/files/mine" })).json.output.deleted).toBe(false);
-    expect((await bridge(s.token, "storage.object", "read", { key: "/files/mine" })).json.output).toMatchObject({ found: true, content_base64: b64("mine") });
+    expect((await bridge(other.token, "storage.object", "delete", { key: "/files/mine" })).json.output.deleted).toBe(
+      false,
+    );
+    expect((await bridge(s.token, "storage.object", "read", { key: "/files/mine" })).json.output).toMatchObject({
+      found: true,
+      content_base64: b64("mine"),
+    });
   });
 
   it("never records the credential secret (invocation rows, audit, outbox)", async () => {
@@ -203,22 +291,42 @@ describe("S3 errors", () => {
     expect((await storageBudget(s)).used_units).toBe(0);
 
     const cases: Array<[string, (ws: TBridgeSetup) => Promise<unknown>, string]> = [
-      ["unknown access key", (x) => addS3Binding(x.owner, x.ws, s3, { bucket: newBucket(), secret: "AKIAUNKNOWN:whatever" }), "InvalidAccessKeyId"],
+      [
+        "unknown access key",
+        (x) => addS3Binding(x.owner, x.ws, s3, { bucket: newBucket(), secret: "AKIAUNKNOWN:whatever" }),
+        "InvalidAccessKeyId",
+      ],
       ["missing bucket", (x) => addS3Binding(x.owner, x.ws, s3, { bucket: "no-such-bucket" }), "NoSuchBucket"],
-      ["access denied", async (x) => {
-        const sb = await addS3Binding(x.owner, x.ws, s3, { bucket: newBucket() });
-        s3.grant(sb.accessKeyId, ["some-other-bucket"]);
-      }, "AccessDenied"],
-      ["malformed secret", (x) => addS3Binding(x.owner, x.ws, s3, { bucket: newBucket(), secret: "just-one-part" }), "ACCESS_KEY_ID:SECRET_ACCESS_KEY"],
+      [
+        "access denied",
+        async (x) => {
+          const sb = await addS3Binding(x.owner, x.ws, s3, { bucket: newBucket() });
+          s3.grant(sb.accessKeyId, ["some-other-bucket"]);
+        },
+        "AccessDenied",
+      ],
+      [
+        "malformed secret",
+        (x) => addS3Binding(x.owner, x.ws, s3, { bucket: newBucket(), secret: "just-one-part" }),
+        "ACCESS_KEY_ID:SECRET_ACCESS_KEY",
+      ],
     ];
     for (const [what, bind, detail] of cases) {
       const x = await setupBridge({ capabilities: [storageCapability()], owner: s.owner });
       await bind(x);
-      for (const [action, body] of [["read", { key: "/files/x" }], ["list", { prefix: "/files/" }], ["delete", { key: "/files/x" }]] as const) {
+      for (const [action, body] of [
+        ["read", { key: "/files/x" }],
+        ["list", { prefix: "/files/" }],
+        ["delete", { key: "/files/x" }],
+      ] as const) {
         const res = await bridge(x.token, "storage.object", action, body);
         expectDenied(res, 422, "provider_rejected");
         // delete asks HEAD first, whose answers carry no error code: only the status then.
-        expect(res.json.detail, `${what} ${action}`).toMatch(action === "delete" && what !== "malformed secret" ? new RegExp(`${detail}|403 Forbidden`) : new RegExp(detail));
+        expect(res.json.detail, `${what} ${action}`).toMatch(
+          action === "delete" && what !== "malformed secret"
+            ? new RegExp(`${detail}|403 Forbidden`)
+            : new RegExp(detail),
+        );
       }
     }
   });
@@ -249,7 +357,9 @@ describe("S3 errors", () => {
 
 describe("provider choice and fallback", () => {
   it("falls back to the platform store when S3 is down and the contract says fallback: listed (audited)", async () => {
-    const s = await setupBridge({ capabilities: [storageCapability({ allow: ["s3", "platform"], prefer: "s3", fallback: "listed" })] });
+    const s = await setupBridge({
+      capabilities: [storageCapability({ allow: ["s3", "platform"], prefer: "s3", fallback: "listed" })],
+    });
     const server = await startS3Server();
     server.addBucket("main");
     const sb = await addS3Binding(s.owner, s.ws, server, { bucket: "main" });
@@ -260,9 +370,18 @@ describe("provider choice and fallback", () => {
 
     const w = await bridge(s.token, "storage.object", "write", { key: "/files/b", content_base64: b64("on platform") });
     expect(w.status, w.text).toBe(200);
-    expect(w.json).toMatchObject({ outcome: "completed", provider: "platform", fallback_used: true, usage: { units: 11, unit: "bytes" } });
+    expect(w.json).toMatchObject({
+      outcome: "completed",
+      provider: "platform",
+      fallback_used: true,
+      usage: { units: 11, unit: "bytes" },
+    });
     const r = await bridge(s.token, "storage.object", "read", { key: "/files/b" });
-    expect(r.json).toMatchObject({ provider: "platform", fallback_used: true, output: { found: true, content_base64: b64("on platform") } });
+    expect(r.json).toMatchObject({
+      provider: "platform",
+      fallback_used: true,
+      output: { found: true, content_base64: b64("on platform") },
+    });
 
     const audits = await db().auditRecord.findMany({ where: { workspaceId: s.ws, action: "capability.fallback" } });
     expect(audits.length).toBe(2);
@@ -274,20 +393,26 @@ describe("provider choice and fallback", () => {
   });
 
   it("does not fall back with fallback: none, nor on provider_rejected", async () => {
-    const none = await setupBridge({ capabilities: [storageCapability({ allow: ["s3", "platform"], prefer: "s3", fallback: "none" })] });
+    const none = await setupBridge({
+      capabilities: [storageCapability({ allow: ["s3", "platform"], prefer: "s3", fallback: "none" })],
+    });
     const server = await startS3Server();
     server.addBucket("main");
     await addS3Binding(none.owner, none.ws, server, { bucket: "main" });
     await server.close();
     expectDenied(await bridge(none.token, "storage.object", "read", { key: "/files/a" }), 503, "provider_unavailable");
 
-    const listed = await setupBridge({ capabilities: [storageCapability({ allow: ["s3", "platform"], fallback: "listed" })] });
+    const listed = await setupBridge({
+      capabilities: [storageCapability({ allow: ["s3", "platform"], fallback: "listed" })],
+    });
     await addS3Binding(listed.owner, listed.ws, s3, { bucket: newBucket(), wrongSecret: true });
     expectDenied(await bridge(listed.token, "storage.object", "read", { key: "/files/a" }), 422, "provider_rejected");
   });
 
   it("prefers platform when the contract says so, and serves from it without any binding", async () => {
-    const s = await setupBridge({ capabilities: [storageCapability({ allow: ["s3", "platform"], prefer: "platform" })] });
+    const s = await setupBridge({
+      capabilities: [storageCapability({ allow: ["s3", "platform"], prefer: "platform" })],
+    });
     const bucket = newBucket();
     await addS3Binding(s.owner, s.ws, s3, { bucket });
     const w = await bridge(s.token, "storage.object", "write", { key: "/files/p", content_base64: b64("p") });
@@ -295,7 +420,9 @@ describe("provider choice and fallback", () => {
     expect(s3.buckets.get(bucket)!.size).toBe(0);
 
     const noBinding = await setupBridge({ capabilities: [storageCapability({ allow: ["s3", "platform"] })] });
-    expect((await bridge(noBinding.token, "storage.object", "write", { key: "/files/p", content_base64: b64("p") })).json).toMatchObject({ provider: "platform", fallback_used: false });
+    expect(
+      (await bridge(noBinding.token, "storage.object", "write", { key: "/files/p", content_base64: b64("p") })).json,
+    ).toMatchObject({ provider: "platform", fallback_used: false });
   });
 
   it("binding_missing (409) without an s3 binding, binding_revoked (409) once it is revoked or its credential has expired", async () => {
@@ -307,7 +434,9 @@ describe("provider choice and fallback", () => {
 
     const sb = await addS3Binding(s.owner, s.ws, s3, { bucket: newBucket() });
     expect((await bridge(s.token, "storage.object", "read", { key: "/files/a" })).status).toBe(200);
-    const del = await api("DELETE", `/v1/workspaces/${s.ws}/provider-bindings/${sb.bindingId}`, { token: s.owner.token });
+    const del = await api("DELETE", `/v1/workspaces/${s.ws}/provider-bindings/${sb.bindingId}`, {
+      token: s.owner.token,
+    });
     expect(del.status).toBeLessThan(300);
     expectDenied(await bridge(s.token, "storage.object", "read", { key: "/files/a" }), 409, "binding_revoked");
 
@@ -328,29 +457,43 @@ describe("binding-level scope", () => {
     const sb = await addS3Binding(s.owner, s.ws, s3, { bucket, prefix: "/files/public/", maxObjectBytes: 10 });
     const before = s3.requests.length;
 
-    const outside = await bridge(s.token, "storage.object", "write", { key: "/files/private/x", content_base64: b64("x") });
+    const outside = await bridge(s.token, "storage.object", "write", {
+      key: "/files/private/x",
+      content_base64: b64("x"),
+    });
     expectDenied(outside, 403, "policy_blocked");
     expect(outside.json.outcome).toBe("denied");
     expect(outside.json.detail).toContain(sb.bindingId);
     expect(outside.json.detail).toContain("/files/public/");
     expectDenied(await bridge(s.token, "storage.object", "list", { prefix: "/files/" }), 403, "policy_blocked");
 
-    const big = await bridge(s.token, "storage.object", "write", { key: "/files/public/big", content_base64: b64("x".repeat(11)) });
+    const big = await bridge(s.token, "storage.object", "write", {
+      key: "/files/public/big",
+      content_base64: b64("x".repeat(11)),
+    });
     expectDenied(big, 403, "policy_blocked");
     expect(big.json.detail).toContain("allows 10");
     expect(s3.requests.length).toBe(before);
     expect(await storageBudget(s)).toMatchObject({ used_units: 0, reserved_units: 0 });
     expect(await db().auditRecord.count({ where: { workspaceId: s.ws, action: "capability.denied" } })).toBe(3);
 
-    const ok = await bridge(s.token, "storage.object", "write", { key: "/files/public/ok", content_base64: b64("x".repeat(10)) });
+    const ok = await bridge(s.token, "storage.object", "write", {
+      key: "/files/public/ok",
+      content_base64: b64("x".repeat(10)),
+    });
     expect(ok.status, ok.text).toBe(200);
 
     // A second binding that covers the call makes it servable again.
     const wide = await addS3Binding(s.owner, s.ws, s3, { bucket, prefix: "/files/" });
-    const served = await bridge(s.token, "storage.object", "write", { key: "/files/private/x", content_base64: b64("x") });
+    const served = await bridge(s.token, "storage.object", "write", {
+      key: "/files/private/x",
+      content_base64: b64("x"),
+    });
     expect(served.status, served.text).toBe(200);
     expect(served.json.provider).toBe("s3");
-    const row = await db().capabilityInvocation.findUniqueOrThrow({ where: { id: served.json.capability_invocation_id } });
+    const row = await db().capabilityInvocation.findUniqueOrThrow({
+      where: { id: served.json.capability_invocation_id },
+    });
     expect(row.bindingId).toBe(wide.bindingId);
 
     // A binding's actions limit it too.
@@ -368,7 +511,13 @@ describe("binding-level scope", () => {
     await addS3Binding(s.owner, s.ws, s3, { bucket, maxObjectBytes: 20 });
     // Objects written around Capstan (no sha256 metadata).
     const put = (key: string, size: number) =>
-      s3.buckets.get(bucket)!.set(`${s.productId}${key}`, { body: Buffer.alloc(size, 1), contentType: "application/octet-stream", metadata: {}, etag: "x", lastModified: new Date() });
+      s3.buckets.get(bucket)!.set(`${s.productId}${key}`, {
+        body: Buffer.alloc(size, 1),
+        contentType: "application/octet-stream",
+        metadata: {},
+        etag: "x",
+        lastModified: new Date(),
+      });
     put("/files/medium", 50);
     put("/files/huge", 500);
     put("/files/small", 5);
@@ -377,7 +526,12 @@ describe("binding-level scope", () => {
     expect(medium.json.detail).toContain("allows 20");
     expectDenied(await bridge(s.token, "storage.object", "read", { key: "/files/huge" }), 403, "outside_contract");
     const small = await bridge(s.token, "storage.object", "read", { key: "/files/small" });
-    expect(small.json.output).toMatchObject({ found: true, size_bytes: 5, sha256: sha256(Buffer.alloc(5, 1)), content_type: "application/octet-stream" });
+    expect(small.json.output).toMatchObject({
+      found: true,
+      size_bytes: 5,
+      sha256: sha256(Buffer.alloc(5, 1)),
+      content_type: "application/octet-stream",
+    });
     const list = await bridge(s.token, "storage.object", "list", { prefix: "/files/" });
     expect(list.json.output.objects).toEqual([
       { key: "/files/huge", size_bytes: 500, sha256: null },

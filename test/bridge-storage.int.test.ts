@@ -8,8 +8,11 @@ import { bootBridgeApp, bridge, setupBridge, type TBridgeSetup } from "./support
 
 /** storage.object on the platform blob store, through the Bridge. */
 const storageCapability = (allow = ["platform"]) => ({
-  id: "storage.object" as const, required: true, actions: ["read", "write", "delete", "list"],
-  scope: { prefix: "/files", max_object_bytes: 100 }, credential_owner: "workspace" as const,
+  id: "storage.object" as const,
+  required: true,
+  actions: ["read", "write", "delete", "list"],
+  scope: { prefix: "/files", max_object_bytes: 100 },
+  credential_owner: "workspace" as const,
   provider: { allow, fallback: "none" as const },
 });
 
@@ -23,18 +26,37 @@ beforeAll(async () => {
 describe("storage.object (platform blob store)", () => {
   it("writes, reads, lists and deletes objects, counting bytes against the storage budget", async () => {
     const content = Buffer.from("hello, storage\n");
-    const w = await bridge(s.token, "storage.object", "write", { key: "/files/a.txt", content_base64: content.toString("base64"), content_type: "text/plain" });
+    const w = await bridge(s.token, "storage.object", "write", {
+      key: "/files/a.txt",
+      content_base64: content.toString("base64"),
+      content_type: "text/plain",
+    });
     expect(w.status, w.text).toBe(200);
-    expect(w.json).toMatchObject({ outcome: "completed", provider: "platform", usage: { units: content.length, unit: "bytes" } });
+    expect(w.json).toMatchObject({
+      outcome: "completed",
+      provider: "platform",
+      usage: { units: content.length, unit: "bytes" },
+    });
     expect(w.json.output).toEqual({ key: "/files/a.txt", size_bytes: content.length, sha256: sha256Hex(content) });
     expect(Buffer.compare((await blobStore().get(sha256Hex(content)))!, content)).toBe(0);
 
     const r = await bridge(s.token, "storage.object", "read", { key: "/files/a.txt" });
-    expect(r.json.output).toMatchObject({ found: true, content_base64: content.toString("base64"), content_type: "text/plain" });
-    await bridge(s.token, "storage.object", "write", { key: "/files/b.txt", content_base64: Buffer.from("b").toString("base64") });
+    expect(r.json.output).toMatchObject({
+      found: true,
+      content_base64: content.toString("base64"),
+      content_type: "text/plain",
+    });
+    await bridge(s.token, "storage.object", "write", {
+      key: "/files/b.txt",
+      content_base64: Buffer.from("b").toString("base64"),
+    });
     const page1 = await bridge(s.token, "storage.object", "list", { prefix: "/files/", limit: 1 });
     expect(page1.json.output.objects.map((o: { key: string }) => o.key)).toEqual(["/files/a.txt"]);
-    const page2 = await bridge(s.token, "storage.object", "list", { prefix: "/files/", limit: 1, cursor: page1.json.output.next_cursor });
+    const page2 = await bridge(s.token, "storage.object", "list", {
+      prefix: "/files/",
+      limit: 1,
+      cursor: page1.json.output.next_cursor,
+    });
     expect(page2.json.output.objects.map((o: { key: string }) => o.key)).toEqual(["/files/b.txt"]);
     expect(page2.json.output.next_cursor).toBeNull();
 
@@ -49,17 +71,27 @@ describe("storage.object (platform blob store)", () => {
     const events = await db().outboxEvent.findMany({ where: { subject: w.json.capability_invocation_id } });
     for (const e of events) expect(validateEventData(e.type, e.data)).toEqual([]);
     const requested = events.find((e) => e.type === "capability.invocation_requested")!.data as { request: unknown };
-    expect(requested.request).toEqual({ id: "storage.object", action: "write", key: "/files/a.txt", bytes: content.length });
+    expect(requested.request).toEqual({
+      id: "storage.object",
+      action: "write",
+      key: "/files/a.txt",
+      bytes: content.length,
+    });
   });
 
   it("keeps objects within the contract's prefix and size, and refuses bad bodies", async () => {
     const outside = await bridge(s.token, "storage.object", "write", { key: "/other/x", content_base64: "eA==" });
     expect(outside.status).toBe(403);
     expect(outside.json.reason).toBe("outside_contract");
-    const big = await bridge(s.token, "storage.object", "write", { key: "/files/big", content_base64: Buffer.alloc(101).toString("base64") });
+    const big = await bridge(s.token, "storage.object", "write", {
+      key: "/files/big",
+      content_base64: Buffer.alloc(101).toString("base64"),
+    });
     expect(big.status).toBe(403);
     expect((await bridge(s.token, "storage.object", "read", { key: "/files/big" })).json.output.found).toBe(false);
-    expect((await bridge(s.token, "storage.object", "write", { key: "/files/x", content_base64: "not base64!" })).status).toBe(422);
+    expect(
+      (await bridge(s.token, "storage.object", "write", { key: "/files/x", content_base64: "not base64!" })).status,
+    ).toBe(422);
     expect((await bridge(s.token, "storage.object", "read", { key: "/files/../etc" })).status).toBe(422);
   });
 

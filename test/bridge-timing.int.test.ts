@@ -1,6 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aiCapability, bootBridgeApp, bridge, kvCapability, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
+import {
+  aiCapability,
+  bootBridgeApp,
+  bridge,
+  kvCapability,
+  setupBridge,
+  type TBridgeSetup,
+} from "./support/bridge-fixtures";
 import { startBridgeNodeServer } from "./support/handlers";
 import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
 import { checkedFetch } from "./support/openapi-responses";
@@ -46,7 +53,10 @@ let node: Awaited<ReturnType<typeof startBridgeNodeServer>>;
 beforeAll(async () => {
   await bootBridgeApp();
   provider = await startOpenAiServer(`sk-timing-${randomBytes(8).toString("hex")}`);
-  s = await setupBridge({ capabilities: [kvCapability(), aiCapability()], providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }] });
+  s = await setupBridge({
+    capabilities: [kvCapability(), aiCapability()],
+    providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
+  });
   node = await startBridgeNodeServer();
 }, 120_000);
 
@@ -59,7 +69,9 @@ const generate = { model_kind: "text", input: { text: "hi" }, max_tokens: 5 };
 
 async function viaNode(capability: string, action: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await checkedFetch(`${node.url}/v1/capabilities/${capability}/${action}`, {
-    method: "POST", headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json", ...headers }, body: JSON.stringify(body),
+    method: "POST",
+    headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined, text };
@@ -106,7 +118,11 @@ describe("Node transport specifics", () => {
     expect(r.json).toMatchObject({ capability: "data.kv", action: "get", outcome: "completed", provider: "platform" });
     expect(r.headers.get("x-correlation-id")).toMatch(/^evt_/);
 
-    const anon = await checkedFetch(`${node.url}/v1/capabilities/data.kv/get`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const anon = await checkedFetch(`${node.url}/v1/capabilities/data.kv/get`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(anon.status).toBe(401);
     expect(anon.headers.get("content-type")).toBe("application/problem+json");
     expect(anon.headers.get("www-authenticate")).toMatch(/^Bearer/);
@@ -118,7 +134,9 @@ describe("Node transport specifics", () => {
   });
 
   it("leaves everything but POST /v1/capabilities/{capability}/{action} to the next handler", async () => {
-    const get = await fetch(`${node.url}/v1/capabilities/data.kv/get`, { headers: { authorization: `Bearer ${s.token}` } });
+    const get = await fetch(`${node.url}/v1/capabilities/data.kv/get`, {
+      headers: { authorization: `Bearer ${s.token}` },
+    });
     expect(get.status).toBe(404);
     expect(get.headers.get("server-timing")).toBeNull();
     const other = await fetch(`${node.url}/v1/workspaces`, { method: "POST", body: "{}" });

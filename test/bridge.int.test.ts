@@ -1,16 +1,26 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { returnLeases } from "@/server/domain/usage/leases.service";
 import { flushRecords } from "@/server/bridge/record";
 import { validateEventData } from "@/server/domain/events/event-schemas";
 import { createServiceIdentity, platformScope } from "@/server/domain/service-identities/service-identities.service";
-import { REVOCATION_CACHE_MS } from "@/server/domain/service-identities/token.service";
+import { REVOCATION_CACHE_MS } from "@/server/domain/service-identities/bridge-token.service";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { api, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import {
-  addAiProvider, aiCapability, bootBridgeApp, bridge, bridgeToken, kvCapability, makeCredential, makeServiceIdentity,
-  setupBridge, type TBridgeResult, type TBridgeSetup,
+  addAiProvider,
+  aiCapability,
+  bootBridgeApp,
+  bridge,
+  bridgeToken,
+  kvCapability,
+  makeCredential,
+  makeServiceIdentity,
+  setupBridge,
+  type TBridgeResult,
+  type TBridgeSetup,
 } from "./support/bridge-fixtures";
 import { closedPortUrl, startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
 import { rowsText } from "./support/json-text";
@@ -23,7 +33,15 @@ import { rowsText } from "./support/json-text";
  * handleBridge exactly as the Next.js route hands it a Request.
  */
 
-type TSeen = { id: string; ws: string; productId: string; status: number; outcome: string; reason: string | null; requested: boolean };
+type TSeen = {
+  id: string;
+  ws: string;
+  productId: string;
+  status: number;
+  outcome: string;
+  reason: string | null;
+  requested: boolean;
+};
 const seen: TSeen[] = [];
 
 /** bridge() plus the checks every response must pass; remembers each recorded invocation for the final checks. */
@@ -43,7 +61,12 @@ async function call(
   const id = r.json?.capability_invocation_id as string | undefined;
   if (id && r.headers.get("idempotent-replayed") !== "true") {
     seen.push({
-      id, ws: s.ws!, productId: s.productId!, status: r.status, outcome: r.json.outcome, reason: r.json.reason ?? null,
+      id,
+      ws: s.ws!,
+      productId: s.productId!,
+      status: r.status,
+      outcome: r.json.outcome,
+      reason: r.json.reason ?? null,
       requested: opts.requested ?? true,
     });
   }
@@ -58,6 +81,8 @@ function expectDenied(r: TBridgeResult, status: number, reason: string): void {
 }
 
 async function budget(owner: TTestUser, ws: string, category: string) {
+  // reserved_units includes an idle budget lease's unused part until it goes back (LEASE_IDLE_MS): settle it first.
+  await returnLeases();
   const r = await api("GET", `/v1/workspaces/${ws}/budgets`, { token: owner.token });
   expect(r.status).toBe(200);
   return r.json.items.find((b: { usage_category: string }) => b.usage_category === category);
@@ -84,8 +109,12 @@ beforeAll(async () => {
   servers.push(provider, backup);
   kv = await setupBridge({ owner, ws, capabilities: [kvCapability({ scope: { max_keys: 50, max_value_bytes: 64 } })] });
   ai = await setupBridge({
-    owner, ws,
-    capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 200 } }), kvCapability({ actions: ["get"] })],
+    owner,
+    ws,
+    capabilities: [
+      aiCapability({ scope: { models: ["text"], max_tokens_per_call: 200 } }),
+      kvCapability({ actions: ["get"] }),
+    ],
     providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
   });
 });
@@ -99,7 +128,11 @@ describe("data.kv", () => {
     const set = await call(kv, "data.kv", "set", { key: "/app/users/1", value: { name: "ada" } });
     expect(set.status, set.text).toBe(200);
     expect(set.json).toMatchObject({
-      capability: "data.kv", action: "set", outcome: "completed", provider: "platform", fallback_used: false,
+      capability: "data.kv",
+      action: "set",
+      outcome: "completed",
+      provider: "platform",
+      fallback_used: false,
       usage: { units: Buffer.byteLength(JSON.stringify({ name: "ada" })), unit: "bytes" },
       output: { key: "/app/users/1", stored: true },
     });
@@ -117,7 +150,11 @@ describe("data.kv", () => {
     expect(page1.status).toBe(200);
     expect(page1.json.output.keys).toEqual(["/app/users/1", "/app/users/2"]);
     expect(page1.json.output.next_cursor).toEqual(expect.any(String));
-    const page2 = await call(kv, "data.kv", "list", { prefix: "/app/users/", limit: 2, cursor: page1.json.output.next_cursor });
+    const page2 = await call(kv, "data.kv", "list", {
+      prefix: "/app/users/",
+      limit: 2,
+      cursor: page1.json.output.next_cursor,
+    });
     expect(page2.json.output).toEqual({ keys: ["/app/users/3"], next_cursor: null });
 
     const inc = await call(kv, "data.kv", "increment", { key: "/app/counter/a" });
@@ -139,7 +176,9 @@ describe("data.kv", () => {
 
   it("increments atomically: 20 concurrent calls give the exact sum", async () => {
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call(kv, "data.kv", "increment", { key: "/app/counter/concurrent", by: i + 1 })),
+      Array.from({ length: 20 }, (_, i) =>
+        call(kv, "data.kv", "increment", { key: "/app/counter/concurrent", by: i + 1 }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     const values = results.map((r) => r.json.output.value as number).sort((a, b) => a - b);
@@ -150,7 +189,11 @@ describe("data.kv", () => {
   });
 
   it("enforces max_value_bytes and max_keys as outside_contract (403), also under concurrency", async () => {
-    const small = await setupBridge({ owner, ws, capabilities: [kvCapability({ scope: { prefix: "/s", max_keys: 3, max_value_bytes: 16 } })] });
+    const small = await setupBridge({
+      owner,
+      ws,
+      capabilities: [kvCapability({ scope: { prefix: "/s", max_keys: 3, max_value_bytes: 16 } })],
+    });
     const big = await call(small, "data.kv", "set", { key: "/s/big", value: "x".repeat(20) });
     expectDenied(big, 403, "outside_contract");
     expect(big.text).not.toContain("x".repeat(20));
@@ -169,8 +212,14 @@ describe("data.kv", () => {
     expect(await db().kvEntry.count({ where: { productId: small.productId } })).toBe(3);
 
     // 20 new keys at once against max_keys 5: exactly 5 are stored.
-    const race = await setupBridge({ owner, ws, capabilities: [kvCapability({ scope: { prefix: "/r", max_keys: 5 } })] });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call(race, "data.kv", "set", { key: `/r/${i}`, value: i })));
+    const race = await setupBridge({
+      owner,
+      ws,
+      capabilities: [kvCapability({ scope: { prefix: "/r", max_keys: 5 } })],
+    });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(race, "data.kv", "set", { key: `/r/${i}`, value: i })),
+    );
     const ok = results.filter((r) => r.status === 200).length;
     expect(results.filter((r) => r.status === 403).every((r) => r.json.reason === "outside_contract")).toBe(true);
     expect(await db().kvEntry.count({ where: { productId: race.productId } })).toBe(5);
@@ -191,11 +240,33 @@ describe("denials, one request per reason", () => {
     expectDenied(await call(kv, "data.kv", "list", { prefix: "/" }), 403, "outside_contract");
     expectDenied(await call(kv, "data.kv", "set", { key: "/app/x", value: "y".repeat(100) }), 403, "outside_contract");
     // Not in the contract and no max_tokens: the 6.2 request shape cannot be described, so only the result event.
-    expectDenied(await call(kv, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }, {}, { requested: false }), 403, "outside_contract");
-    const asked = await call(kv, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" }, max_tokens: 9 });
+    expectDenied(
+      await call(
+        kv,
+        "ai.generate",
+        "generate",
+        { model_kind: "text", input: { text: "hi" } },
+        {},
+        { requested: false },
+      ),
+      403,
+      "outside_contract",
+    );
+    const asked = await call(kv, "ai.generate", "generate", {
+      model_kind: "text",
+      input: { text: "hi" },
+      max_tokens: 9,
+    });
     expectDenied(asked, 403, "outside_contract");
-    const ev = await db().outboxEvent.findFirstOrThrow({ where: { subject: asked.json.capability_invocation_id, type: "capability.invocation_requested" } });
-    expect((ev.data as { request: unknown }).request).toEqual({ id: "ai.generate", action: "generate", model_kind: "text", max_tokens: 9 });
+    const ev = await db().outboxEvent.findFirstOrThrow({
+      where: { subject: asked.json.capability_invocation_id, type: "capability.invocation_requested" },
+    });
+    expect((ev.data as { request: unknown }).request).toEqual({
+      id: "ai.generate",
+      action: "generate",
+      model_kind: "text",
+      max_tokens: 9,
+    });
     // ai's contract lists data.kv with the get action only.
     expectDenied(await call(ai, "data.kv", "set", { key: "/app/x", value: 1 }), 403, "outside_contract");
     expect((await call(ai, "data.kv", "get", { key: "/app/x" })).status).toBe(200);
@@ -208,29 +279,53 @@ describe("denials, one request per reason", () => {
     const r = await call(ai, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" }, max_tokens: 201 });
     expectDenied(r, 403, "outside_contract");
     expect(r.json.detail).toContain("max_tokens_per_call");
-    expectDenied(await call(ai, "ai.generate", "generate", { model_kind: "embedding", input: { text: "hi" } }), 403, "outside_contract");
+    expectDenied(
+      await call(ai, "ai.generate", "generate", { model_kind: "embedding", input: { text: "hi" } }),
+      403,
+      "outside_contract",
+    );
     expect(provider.calls.length).toBe(before);
-    const okCall = await call(ai, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" }, max_tokens: 200 });
+    const okCall = await call(ai, "ai.generate", "generate", {
+      model_kind: "text",
+      input: { text: "hi" },
+      max_tokens: 200,
+    });
     expect(okCall.status, okCall.text).toBe(200);
   });
 
   it("completes ai.generate text and embedding calls with token usage from the provider", async () => {
     const emb = await setupBridge({
-      owner, capabilities: [aiCapability({ scope: { max_tokens_per_call: 64 } })],
+      owner,
+      capabilities: [aiCapability({ scope: { max_tokens_per_call: 64 } })],
       providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
     });
     provider.behave({ mode: "ok", text: "hello there", tokens: 7 });
-    const text = await call(emb, "ai.generate", "generate", { model_kind: "text", input: { messages: [{ role: "user", content: "say hi" }] }, max_tokens: 32 });
+    const text = await call(emb, "ai.generate", "generate", {
+      model_kind: "text",
+      input: { messages: [{ role: "user", content: "say hi" }] },
+      max_tokens: 32,
+    });
     expect(text.status, text.text).toBe(200);
     expect(text.json).toMatchObject({
-      outcome: "completed", provider: "openai", fallback_used: false, usage: { units: 7, unit: "tokens" }, output: { text: "hello there" },
+      outcome: "completed",
+      provider: "openai",
+      fallback_used: false,
+      usage: { units: 7, unit: "tokens" },
+      output: { text: "hello there" },
     });
     const last = provider.calls.at(-1)!;
-    expect(last).toMatchObject({ path: "/v1/chat/completions", authorized: true, body: { model: "test-chat", max_tokens: 32 } });
+    expect(last).toMatchObject({
+      path: "/v1/chat/completions",
+      authorized: true,
+      body: { model: "test-chat", max_tokens: 32 },
+    });
     const e = await call(emb, "ai.generate", "generate", { model_kind: "embedding", input: { text: "vector me" } });
     expect(e.status, e.text).toBe(200);
     expect(e.json.output).toEqual({ embedding: [0.1, 0.2, 0.3] });
-    expect(provider.calls.at(-1)).toMatchObject({ path: "/v1/embeddings", body: { model: "test-embed", input: "vector me" } });
+    expect(provider.calls.at(-1)).toMatchObject({
+      path: "/v1/embeddings",
+      body: { model: "test-embed", input: "vector me" },
+    });
     const b = await budget(emb.owner, emb.ws, "ai_tokens");
     expect(b.used_units).toBe(14);
     expect(b.reserved_units).toBe(0);
@@ -239,26 +334,46 @@ describe("denials, one request per reason", () => {
 
   it("binding_missing (409) without a binding for an allowed provider, binding_revoked (409) once it is revoked", async () => {
     const s = await setupBridge({ owner, capabilities: [aiCapability()] });
-    expectDenied(await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }), 409, "binding_missing");
+    expectDenied(
+      await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }),
+      409,
+      "binding_missing",
+    );
     // A binding for a provider outside the allow-list does not count.
     await addAiProvider(s.owner, s.ws, { provider: "rogue", baseUrl: backup.baseUrl, apiKey: backup.apiKey });
     const before = backup.calls.length;
-    expectDenied(await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }), 409, "binding_missing");
+    expectDenied(
+      await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }),
+      409,
+      "binding_missing",
+    );
     expect(backup.calls.length).toBe(before);
 
-    const { bindingId } = await addAiProvider(s.owner, s.ws, { provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey });
+    const { bindingId } = await addAiProvider(s.owner, s.ws, {
+      provider: "openai",
+      baseUrl: provider.baseUrl,
+      apiKey: provider.apiKey,
+    });
     expect((await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } })).status).toBe(200);
     const del = await api("DELETE", `/v1/workspaces/${s.ws}/provider-bindings/${bindingId}`, { token: s.owner.token });
     expect(del.status).toBeLessThan(300);
-    expectDenied(await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }), 409, "binding_revoked");
+    expectDenied(
+      await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }),
+      409,
+      "binding_revoked",
+    );
   });
 
   it("binding_revoked (409) when the binding is still ready but its credential has expired (before the expiry sweep)", async () => {
     const s = await setupBridge({
-      owner, capabilities: [aiCapability()],
+      owner,
+      capabilities: [aiCapability()],
       providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
     });
-    await db().credential.update({ where: { id: s.providers.openai!.credentialId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db().credential.update({
+      where: { id: s.providers.openai!.credentialId },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const before = provider.calls.length;
     const r = await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } });
     expectDenied(r, 409, "binding_revoked");
@@ -267,7 +382,10 @@ describe("denials, one request per reason", () => {
 
   it("usage_denied (429 with Retry-After) once the monthly storage budget is spent", async () => {
     const s = await setupBridge({ owner, capabilities: [kvCapability()] });
-    const put = await api("PUT", `/v1/workspaces/${s.ws}/budgets/storage`, { token: s.owner.token, body: { limit_units: 100 } });
+    const put = await api("PUT", `/v1/workspaces/${s.ws}/budgets/storage`, {
+      token: s.owner.token,
+      body: { limit_units: 100 },
+    });
     expect(put.status, put.text).toBe(200);
     const value = "v".repeat(48); // 50 bytes as JSON
     expect((await call(s, "data.kv", "set", { key: "/app/a", value })).status).toBe(200);
@@ -296,7 +414,8 @@ describe("denials, one request per reason", () => {
 
   it("provider_unavailable (503) when the provider is down or answers 5xx; provider_rejected (422) on a 4xx", async () => {
     const down = await setupBridge({
-      owner, capabilities: [aiCapability()],
+      owner,
+      capabilities: [aiCapability()],
       providers: [{ provider: "openai", baseUrl: await closedPortUrl(), apiKey: "sk-down-0123456789" }],
     });
     const r = await call(down, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } });
@@ -306,11 +425,16 @@ describe("denials, one request per reason", () => {
     expect(await budget(down.owner, down.ws, "ai_tokens")).toMatchObject({ used_units: 0, reserved_units: 0 });
 
     const s = await setupBridge({
-      owner, capabilities: [aiCapability()],
+      owner,
+      capabilities: [aiCapability()],
       providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
     });
     provider.behave({ mode: "500" });
-    expectDenied(await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }), 503, "provider_unavailable");
+    expectDenied(
+      await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }),
+      503,
+      "provider_unavailable",
+    );
     provider.behave({ mode: "400" });
     const rejected = await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } });
     expectDenied(rejected, 422, "provider_rejected");
@@ -321,25 +445,34 @@ describe("denials, one request per reason", () => {
     const dying = await startOpenAiServer(`sk-dying-${randomBytes(8).toString("hex")}`);
     servers.push(dying);
     const d = await setupBridge({
-      owner, capabilities: [aiCapability()],
+      owner,
+      capabilities: [aiCapability()],
       providers: [{ provider: "openai", baseUrl: dying.baseUrl, apiKey: dying.apiKey }],
     });
     expect((await call(d, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } })).status).toBe(200);
     await dying.close();
-    expectDenied(await call(d, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }), 503, "provider_unavailable");
+    expectDenied(
+      await call(d, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }),
+      503,
+      "provider_unavailable",
+    );
   });
 
   it("output_blocked (403): an output containing a secret stored in the workspace never leaves", async () => {
     const echo = await startOpenAiServer(`sk-echo-${randomBytes(8).toString("hex")}`);
     servers.push(echo);
     const s = await setupBridge({
-      owner, capabilities: [aiCapability()],
+      owner,
+      capabilities: [aiCapability()],
       providers: [{ provider: "openai", baseUrl: echo.baseUrl, apiKey: echo.apiKey }],
     });
     const smtpSecret = `smtp-pass-${randomBytes(12).toString("hex")}`;
     await makeCredential(s.owner, s.ws, smtpSecret, { provider: "smtp", capability: "email.send", actions: ["send"] });
     echo.behave({ mode: "echo", text: `sure, the password is ${smtpSecret}.` });
-    const r = await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "tell me the smtp password" } });
+    const r = await call(s, "ai.generate", "generate", {
+      model_kind: "text",
+      input: { text: "tell me the smtp password" },
+    });
     expectDenied(r, 403, "output_blocked");
     expect(r.text).not.toContain(smtpSecret);
     expect(await audits(s.ws, "capability.output_blocked", r.json.capability_invocation_id)).toHaveLength(1);
@@ -388,7 +521,8 @@ describe("provider fallback", () => {
 
   it("falls back to the next allowed provider when the preferred one is down (fallback: listed)", async () => {
     const s = await setupBridge({
-      owner, capabilities: [policy("listed")],
+      owner,
+      capabilities: [policy("listed")],
       providers: [
         { provider: "backup", baseUrl: backup.baseUrl, apiKey: backup.apiKey },
         { provider: "openai", baseUrl: dead, apiKey: "sk-dead-0123456789" },
@@ -407,7 +541,8 @@ describe("provider fallback", () => {
 
     // The preferred provider answers: no fallback.
     const up = await setupBridge({
-      owner, capabilities: [policy("listed")],
+      owner,
+      capabilities: [policy("listed")],
       providers: [
         { provider: "backup", baseUrl: backup.baseUrl, apiKey: backup.apiKey },
         { provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey },
@@ -419,7 +554,8 @@ describe("provider fallback", () => {
 
   it("does not fall back with fallback: none", async () => {
     const s = await setupBridge({
-      owner, capabilities: [policy("none")],
+      owner,
+      capabilities: [policy("none")],
       providers: [
         { provider: "backup", baseUrl: backup.baseUrl, apiKey: backup.apiKey },
         { provider: "openai", baseUrl: dead, apiKey: "sk-dead-0123456789" },
@@ -434,14 +570,19 @@ describe("provider fallback", () => {
 
   it("never falls back outside the allow-list", async () => {
     const s = await setupBridge({
-      owner, capabilities: [aiCapability({ provider: { allow: ["openai"], fallback: "listed" } })],
+      owner,
+      capabilities: [aiCapability({ provider: { allow: ["openai"], fallback: "listed" } })],
       providers: [
         { provider: "rogue", baseUrl: backup.baseUrl, apiKey: backup.apiKey },
         { provider: "openai", baseUrl: dead, apiKey: "sk-dead-0123456789" },
       ],
     });
     const before = backup.calls.length;
-    expectDenied(await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }), 503, "provider_unavailable");
+    expectDenied(
+      await call(s, "ai.generate", "generate", { model_kind: "text", input: { text: "hi" } }),
+      503,
+      "provider_unavailable",
+    );
     expect(backup.calls.length).toBe(before);
   });
 });
@@ -465,7 +606,11 @@ describe("authentication and request validation", () => {
   });
 
   it("an identity bound to no product is refused (403 outside_contract) and nothing is recorded", async () => {
-    const platformSvc = await createServiceIdentity({ userId: owner.userId, correlationId: newId("evt") }, platformScope, { name: "no product" });
+    const platformSvc = await createServiceIdentity(
+      { userId: owner.userId, correlationId: newId("evt") },
+      platformScope,
+      { name: "no product" },
+    );
     const token = await bridgeToken(platformSvc.id, platformSvc.client_secret);
     const before = await db().capabilityInvocation.count();
     const r = await call({ token }, "data.kv", "get", { key: "/app/x" });
@@ -500,7 +645,12 @@ describe("authentication and request validation", () => {
   });
 
   it("404 for an unknown capability or action", async () => {
-    for (const [c, a] of [["fax.send", "send"], ["data.kv", "explode"], ["data.kv", "generate"], ["ai.generate", "get"]] as const) {
+    for (const [c, a] of [
+      ["fax.send", "send"],
+      ["data.kv", "explode"],
+      ["data.kv", "generate"],
+      ["ai.generate", "get"],
+    ] as const) {
       const r = await call(kv, c, a, { key: "/app/x" });
       expect(r.status, `${c}/${a}`).toBe(404);
       expect(r.json.code).toBe("not_found");
@@ -520,7 +670,11 @@ describe("authentication and request validation", () => {
       expect(r.json.code).toBe("validation_failed");
       expect(r.json.errors?.length).toBeGreaterThan(0);
     }
-    for (const body of [{ model_kind: "audio", input: { text: "x" } }, { model_kind: "text", input: { text: "" } }, { model_kind: "text", input: { text: "x" }, max_tokens: 0 }]) {
+    for (const body of [
+      { model_kind: "audio", input: { text: "x" } },
+      { model_kind: "text", input: { text: "" } },
+      { model_kind: "text", input: { text: "x" }, max_tokens: 0 },
+    ]) {
       expect((await call(ai, "ai.generate", "generate", body)).status, JSON.stringify(body)).toBe(422);
     }
     expect((await call(kv, "data.kv", "get", "{not json")).status).toBe(400);
@@ -540,7 +694,8 @@ describe("authentication and request validation", () => {
 describe("Idempotency-Key", () => {
   it("a retried ai.generate replays the recorded result: one provider call, one charge, one record", async () => {
     const s = await setupBridge({
-      owner, capabilities: [aiCapability()],
+      owner,
+      capabilities: [aiCapability()],
       providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
     });
     provider.behave({ mode: "ok", text: "once", tokens: 11 });
@@ -566,11 +721,19 @@ describe("Idempotency-Key", () => {
 
   it("a key over 256 characters is a 400 problem naming the header; nothing is applied or recorded", async () => {
     const before = await db().capabilityInvocation.count({ where: { workspaceId: kv.ws } });
-    const r = await call(kv, "data.kv", "increment", { key: "/app/counter/long-key", by: 1 }, { "idempotency-key": "k".repeat(257) });
+    const r = await call(
+      kv,
+      "data.kv",
+      "increment",
+      { key: "/app/counter/long-key", by: 1 },
+      { "idempotency-key": "k".repeat(257) },
+    );
     expect(r.status, r.text).toBe(400);
     expect(r.json).toMatchObject({ reason: "invalid_header", errors: [{ path: "/headers/idempotency-key" }] });
     expect(await db().capabilityInvocation.count({ where: { workspaceId: kv.ws } })).toBe(before);
-    expect((await call(kv, "data.kv", "get", { key: "/app/counter/long-key" })).json.output).toMatchObject({ found: false });
+    expect((await call(kv, "data.kv", "get", { key: "/app/counter/long-key" })).json.output).toMatchObject({
+      found: false,
+    });
   });
 
   it("a retried increment is not applied twice; a denial replays as the same denial", async () => {
@@ -593,7 +756,8 @@ describe("Idempotency-Key", () => {
 
   it("the same key twice at once: one call runs, the other is 409 in flight; the provider is called once", async () => {
     const s = await setupBridge({
-      owner, capabilities: [aiCapability()],
+      owner,
+      capabilities: [aiCapability()],
       providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
     });
     provider.behave({ mode: "ok", delayMs: 300 });
@@ -612,7 +776,9 @@ describe("Idempotency-Key", () => {
     expect(provider.authorizedCalls()).toBe(before + 1);
     const replay = await call(s, "ai.generate", "generate", body, { "idempotency-key": key });
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
-    expect(replay.json.capability_invocation_id).toBe(both.find((r) => r.status === 200)!.json.capability_invocation_id);
+    expect(replay.json.capability_invocation_id).toBe(
+      both.find((r) => r.status === 200)!.json.capability_invocation_id,
+    );
   });
 
   it("keys are per identity: another identity with the same key runs its own call", async () => {
@@ -620,7 +786,13 @@ describe("Idempotency-Key", () => {
     const other = await makeServiceIdentity(owner, ws, kv.productId);
     const otherToken = await bridgeToken(other.id, other.secret);
     const a = await call(kv, "data.kv", "increment", { key: "/app/counter/per-identity" }, { "idempotency-key": key });
-    const b = await call({ ...kv, token: otherToken }, "data.kv", "increment", { key: "/app/counter/per-identity" }, { "idempotency-key": key });
+    const b = await call(
+      { ...kv, token: otherToken },
+      "data.kv",
+      "increment",
+      { key: "/app/counter/per-identity" },
+      { "idempotency-key": key },
+    );
     expect([a.json.output.value, b.json.output.value]).toEqual([1, 2]);
     expect(b.headers.get("idempotent-replayed")).toBeNull();
   });
@@ -641,13 +813,18 @@ describe("Idempotency-Key", () => {
 
   it("a 503 is not stored: a retry with the same key runs again", async () => {
     const s = await setupBridge({
-      owner, capabilities: [aiCapability()],
+      owner,
+      capabilities: [aiCapability()],
       providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
     });
     const key = `idem-${randomBytes(6).toString("hex")}`;
     const body = { model_kind: "text", input: { text: "retry me" } };
     provider.behave({ mode: "500" });
-    expectDenied(await call(s, "ai.generate", "generate", body, { "idempotency-key": key }), 503, "provider_unavailable");
+    expectDenied(
+      await call(s, "ai.generate", "generate", body, { "idempotency-key": key }),
+      503,
+      "provider_unavailable",
+    );
     provider.behave({ mode: "ok" });
     const retry = await call(s, "ai.generate", "generate", body, { "idempotency-key": key });
     expect(retry.status, retry.text).toBe(200);
@@ -661,8 +838,17 @@ describe("batched records (CAPSTAN_BRIDGE_RECORDS=batched, the production defaul
     resetEnvCache();
     try {
       const burst = await Promise.all([
-        ...Array.from({ length: 20 }, (_, i) => call(kv, "data.kv", i % 2 ? "get" : "set", i % 2 ? { key: `/app/batch/${i}` } : { key: `/app/batch/${i}`, value: i })),
-        ...Array.from({ length: 5 }, () => call(ai, "ai.generate", "generate", { model_kind: "text", input: { text: "batch" } })),
+        ...Array.from({ length: 20 }, (_, i) =>
+          call(
+            kv,
+            "data.kv",
+            i % 2 ? "get" : "set",
+            i % 2 ? { key: `/app/batch/${i}` } : { key: `/app/batch/${i}`, value: i },
+          ),
+        ),
+        ...Array.from({ length: 5 }, () =>
+          call(ai, "ai.generate", "generate", { model_kind: "text", input: { text: "batch" } }),
+        ),
         call(kv, "data.kv", "set", { key: "/outside", value: 1 }),
       ]);
       provider.behave({ mode: "500" });
@@ -706,7 +892,9 @@ describe("capability invocation records and events", () => {
     };
     const kvItems = await list(`?product_id=${kv.productId}&limit=200`);
     expect(kvItems.every((i) => i.product_id === kv.productId)).toBe(true);
-    expect(kvItems.map((i) => i.id)).toEqual(expect.arrayContaining([set.json.capability_invocation_id, denied.json.capability_invocation_id]));
+    expect(kvItems.map((i) => i.id)).toEqual(
+      expect.arrayContaining([set.json.capability_invocation_id, denied.json.capability_invocation_id]),
+    );
     const deniedItems = await list(`?product_id=${kv.productId}&outcome=denied&limit=200`);
     expect(deniedItems.every((i) => i.outcome === "denied")).toBe(true);
     expect(deniedItems.map((i) => i.id)).toContain(denied.json.capability_invocation_id);
@@ -720,26 +908,45 @@ describe("capability invocation records and events", () => {
       expect(bad.status, q).toBe(400);
     }
 
-    const one = await api("GET", `/v1/workspaces/${ws}/capability-invocations/${gen.json.capability_invocation_id}`, { token: owner.token });
+    const one = await api("GET", `/v1/workspaces/${ws}/capability-invocations/${gen.json.capability_invocation_id}`, {
+      token: owner.token,
+    });
     expect(one.status).toBe(200);
     expect(one.json).toMatchObject({
-      id: gen.json.capability_invocation_id, workspace_id: ws, product_id: ai.productId, revision_id: ai.revisionId,
-      service_identity_id: ai.svc.id, capability: "ai.generate", action: "generate", outcome: "completed", reason: null,
-      provider: "openai", binding_id: ai.providers.openai!.bindingId, fallback_used: false,
+      id: gen.json.capability_invocation_id,
+      workspace_id: ws,
+      product_id: ai.productId,
+      revision_id: ai.revisionId,
+      service_identity_id: ai.svc.id,
+      capability: "ai.generate",
+      action: "generate",
+      outcome: "completed",
+      reason: null,
+      provider: "openai",
+      binding_id: ai.providers.openai!.bindingId,
+      fallback_used: false,
       usage: gen.json.usage,
-      request: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size_bytes: expect.any(Number), shape: { id: "ai.generate", action: "generate", model_kind: "text", max_tokens: 200 } },
+      request: {
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        size_bytes: expect.any(Number),
+        shape: { id: "ai.generate", action: "generate", model_kind: "text", max_tokens: 200 },
+      },
       output: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size_bytes: expect.any(Number) },
     });
     expect(one.text).not.toContain(DISTINCTIVE_PROMPT);
     expect(one.text).not.toContain(DISTINCTIVE_OUTPUT);
-    const kvOne = await api("GET", `/v1/workspaces/${ws}/capability-invocations/${set.json.capability_invocation_id}`, { token: owner.token });
+    const kvOne = await api("GET", `/v1/workspaces/${ws}/capability-invocations/${set.json.capability_invocation_id}`, {
+      token: owner.token,
+    });
     expect(kvOne.json.request.shape).toMatchObject({ id: "data.kv", action: "set", key: "/app/private" });
     expect(kvOne.text).not.toContain(DISTINCTIVE_VALUE);
     const listText = JSON.stringify(await list("?limit=200"));
     for (const s of [DISTINCTIVE_VALUE, DISTINCTIVE_PROMPT, DISTINCTIVE_OUTPUT]) expect(listText).not.toContain(s);
 
     // ...nor in the events of these calls.
-    const events = await db().outboxEvent.findMany({ where: { workspaceId: ws, type: { startsWith: "capability.invocation" } } });
+    const events = await db().outboxEvent.findMany({
+      where: { workspaceId: ws, type: { startsWith: "capability.invocation" } },
+    });
     const eventsText = JSON.stringify(events.map((e) => e.data));
     for (const s of [DISTINCTIVE_VALUE, DISTINCTIVE_PROMPT, DISTINCTIVE_OUTPUT]) expect(eventsText).not.toContain(s);
   });
@@ -752,7 +959,9 @@ describe("capability invocation records and events", () => {
     expect(row.correlationId).toBe(correlationId);
     const events = await db().outboxEvent.findMany({ where: { subject: r.json.capability_invocation_id } });
     expect(events.map((e) => e.correlationId)).toEqual([correlationId, correlationId]);
-    expect((await call(kv, "data.kv", "get", { key: "/app/x" }, { "x-correlation-id": "x".repeat(65) })).status).toBe(400);
+    expect((await call(kv, "data.kv", "get", { key: "/app/x" }, { "x-correlation-id": "x".repeat(65) })).status).toBe(
+      400,
+    );
   });
 
   it("tenancy: another workspace's id is 404, a non-member is 403", async () => {
@@ -764,8 +973,12 @@ describe("capability invocation records and events", () => {
     const theirList = await api("GET", `/v1/workspaces/${theirWs}/capability-invocations`, { token: stranger.token });
     expect(theirList.status).toBe(200);
     expect(theirList.json.items).toEqual([]);
-    expect((await api("GET", `/v1/workspaces/${ws}/capability-invocations`, { token: stranger.token })).status).toBe(403);
-    expect((await api("GET", `/v1/workspaces/${ws}/capability-invocations/${id}`, { token: stranger.token })).status).toBe(403);
+    expect((await api("GET", `/v1/workspaces/${ws}/capability-invocations`, { token: stranger.token })).status).toBe(
+      403,
+    );
+    expect(
+      (await api("GET", `/v1/workspaces/${ws}/capability-invocations/${id}`, { token: stranger.token })).status,
+    ).toBe(403);
     expect((await api("GET", `/v1/workspaces/${ws}/capability-invocations`)).status).toBe(401);
   });
 
@@ -775,7 +988,9 @@ describe("capability invocation records and events", () => {
     expect(new Set(ids).size).toBe(ids.length);
     const rows = await db().capabilityInvocation.findMany({ where: { id: { in: ids } } });
     expect(rows).toHaveLength(ids.length);
-    const events = await db().outboxEvent.findMany({ where: { subject: { in: ids }, type: { startsWith: "capability.invocation" } } });
+    const events = await db().outboxEvent.findMany({
+      where: { subject: { in: ids }, type: { startsWith: "capability.invocation" } },
+    });
     const outcomes = new Set<string>();
     for (const s of seen) {
       const row = rows.find((r) => r.id === s.id)!;
@@ -796,7 +1011,11 @@ describe("capability invocation records and events", () => {
       const r = resulted[0]!;
       expect(r.version).toBe("1.1.0");
       expect(validateEventData(r.type, r.data, r.version), JSON.stringify(r.data)).toEqual([]);
-      expect(r.data).toMatchObject({ capability_invocation_id: s.id, outcome: expectedOutcome, reason: s.status === 200 ? null : s.reason });
+      expect(r.data).toMatchObject({
+        capability_invocation_id: s.id,
+        outcome: expectedOutcome,
+        reason: s.status === 200 ? null : s.reason,
+      });
     }
     expect([...outcomes].sort()).toEqual(["completed", "denied", "failed"]);
   });

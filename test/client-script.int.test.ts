@@ -6,7 +6,7 @@ import { api, BASE_URL, bootApp, makeUser } from "./support/api";
 import { inProcessFetch } from "./support/handlers";
 
 /**
- * The README's "Calling Capstan from a script" example is examples/script.ts
+ * The "Calling Capstan from a script" example of docs/api.md is examples/script.ts
  * verbatim, and it runs: through the generated client, in-process, every
  * response checked against /v1/openapi.json.
  */
@@ -20,8 +20,8 @@ afterEach(() => {
 });
 
 describe("the generated client", () => {
-  it("the README example is examples/script.ts", () => {
-    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  it("the docs/api.md example is examples/script.ts", () => {
+    const readme = readFileSync(path.join(root, "docs/api.md"), "utf8");
     const section = readme.slice(readme.indexOf("## Calling Capstan from a script"));
     const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     const script = readFileSync(path.join(root, "examples/script.ts"), "utf8").split("\n").slice(1).join("\n");
@@ -29,7 +29,7 @@ describe("the generated client", () => {
     expect(script.split("\n").filter((l) => l.trim()).length).toBeLessThanOrEqual(10);
   });
 
-  it("runs the README example: creates a workspace, reads its plan, lists the caller's workspaces", async () => {
+  it("runs the docs/api.md example: creates a workspace, reads its plan, lists the caller's workspaces", async () => {
     const user = await makeUser();
     vi.stubEnv("CAPSTAN_URL", BASE_URL);
     vi.stubEnv("CAPSTAN_TOKEN", user.token);

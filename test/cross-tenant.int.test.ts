@@ -30,8 +30,18 @@ beforeAll(async () => {
   wsB = await makeWorkspace(B.token, "B's workspace");
   // Give A's workspace some state worth protecting.
   const third = await makeUser();
-  expect((await api("PUT", `/v1/workspaces/${wsA.id}/members/${third.userId}`, { token: A.token, body: { role: "developer" } })).status).toBe(200);
-  expect((await api("PUT", `/v1/workspaces/${wsA.id}/budgets/ai_tokens`, { token: A.token, body: { limit_units: 500 } })).status).toBe(200);
+  expect(
+    (
+      await api("PUT", `/v1/workspaces/${wsA.id}/members/${third.userId}`, {
+        token: A.token,
+        body: { role: "developer" },
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (await api("PUT", `/v1/workspaces/${wsA.id}/budgets/ai_tokens`, { token: A.token, body: { limit_units: 500 } }))
+      .status,
+  ).toBe(200);
   doc = buildOpenApiDocument(BASE_URL);
 });
 
@@ -150,7 +160,9 @@ async function snapshotA() {
     memberships: await db().membership.findMany({ where: { workspaceId: wsA.id }, orderBy: { id: "asc" } }),
     plan: await db().plan.findUnique({ where: { workspaceId: wsA.id } }),
     budgets: await db().budget.findMany({ where: { workspaceId: wsA.id }, orderBy: { id: "asc" } }),
-    nonAuthzAudit: await db().auditRecord.count({ where: { workspaceId: wsA.id, NOT: { action: { startsWith: "authz." } } } }),
+    nonAuthzAudit: await db().auditRecord.count({
+      where: { workspaceId: wsA.id, NOT: { action: { startsWith: "authz." } } },
+    }),
   };
   return JSON.parse(JSON.stringify({ views, rows }));
 }
@@ -197,14 +209,20 @@ describe("cross-tenant isolation (design: not a member of {ws} -> 403 + authz.wo
       const auditWs = o.template.startsWith("/v1/platform/") ? "ws_platform" : wsA.id;
       const audit = await db().auditRecord.findMany({ where: { workspaceId: auditWs, correlationId } });
       if (audit.length !== 1 || audit[0]!.action !== "authz.workspace_mismatch" || audit[0]!.actorId !== B.userId) {
-        failures.push(`${label}: expected one authz.workspace_mismatch audit by B, got ${JSON.stringify(audit.map((x) => [x.action, x.actorId]))}`);
+        failures.push(
+          `${label}: expected one authz.workspace_mismatch audit by B, got ${JSON.stringify(audit.map((x) => [x.action, x.actorId]))}`,
+        );
       }
     }
-    console.info(`cross-tenant: checked ${ops.length} operations:\n  ${ops.map((o) => `${o.method} ${o.template}`).join("\n  ")}`);
+    console.info(
+      `cross-tenant: checked ${ops.length} operations:\n  ${ops.map((o) => `${o.method} ${o.template}`).join("\n  ")}`,
+    );
     expect(failures, failures.join("\n")).toEqual([]);
     expect(await snapshotA()).toEqual(before);
     // B is still not a member and does not see A's workspace.
-    expect(await db().membership.findUnique({ where: { workspaceId_userId: { workspaceId: wsA.id, userId: B.userId } } })).toBeNull();
+    expect(
+      await db().membership.findUnique({ where: { workspaceId_userId: { workspaceId: wsA.id, userId: B.userId } } }),
+    ).toBeNull();
     const list = await api("GET", "/v1/workspaces?limit=200", { token: B.token });
     expect(list.json.items.map((w: { id: string }) => w.id)).toEqual([wsB.id]);
   });
@@ -215,7 +233,8 @@ describe("cross-tenant isolation (design: not a member of {ws} -> 403 + authz.wo
     for (const o of wsOperations().filter((x) => x.op.requestBody)) {
       for (const body of [{}, { bogus: true }, { plan: "gold", role: "superuser", limit_units: "10" }]) {
         const r = await api(o.method, fillPath(o, wsA.id), { token: B.token, body });
-        if (r.status !== 403) failures.push(`${o.method} ${o.template} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
+        if (r.status !== 403)
+          failures.push(`${o.method} ${o.template} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
       }
     }
     expect(failures, failures.join("\n")).toEqual([]);
@@ -225,7 +244,10 @@ describe("cross-tenant isolation (design: not a member of {ws} -> 403 + authz.wo
   it("a malformed path parameter after {ws} is also answered 403 for a non-member", async () => {
     const r = await api("PUT", `/v1/workspaces/${wsA.id}/members/usr_bad`, { token: B.token, body: { role: "owner" } });
     expect(r.status, r.text).toBe(403);
-    const c = await api("PUT", `/v1/workspaces/${wsA.id}/budgets/bananas`, { token: B.token, body: { limit_units: 1 } });
+    const c = await api("PUT", `/v1/workspaces/${wsA.id}/budgets/bananas`, {
+      token: B.token,
+      body: { limit_units: 1 },
+    });
     expect(c.status, c.text).toBe(403);
   });
 

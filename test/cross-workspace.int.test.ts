@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { returnLeases } from "@/server/domain/usage/leases.service";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { db } from "@/server/platform/db/client";
 import { ID_PREFIXES, newId, type TIdPrefix } from "@/server/platform/ids";
@@ -46,7 +47,18 @@ const GLOBAL_PARAMS: Record<string, string> = {
   action: "Bridge action name: the caller's token decides the workspace",
   type: "an event schema name: public documentation",
   gateway: "a payment gateway name: platform configuration",
+  clk: "a billing test clock: platform-owned (CAPSTAN_TEST_CLOCKS), only under /v1/platform (A is no platform admin: 403)",
+  host: "a runner host: platform infrastructure, only under /v1/platform (A is no platform admin: 403)",
+  key: "an object key of a presigned URL: names nothing by itself (the signature over bucket and key decides)",
 };
+/**
+ * Routes whose credential is a signature in the URL, not a bearer token: a
+ * token (A's or B's) opens nothing there, and every request without a valid
+ * signature is a 403 whatever the ids. Their cross-tenant cases (another
+ * bucket, another key, tampered, expired) are in test/managed-bucket-objects.int.test.ts.
+ */
+const SIGNED_ROUTES = ["/v1/buckets/"];
+const signed = (o: TOp) => SIGNED_ROUTES.some((p) => o.template.startsWith(p));
 const WS_PARAMS = new Set(["ws", "workspace_id"]);
 /**
  * Path parameters that filter rather than address one resource: the answer
@@ -54,7 +66,7 @@ const WS_PARAMS = new Set(["ws", "workspace_id"]);
  * (a correlation spans workspaces; each sees only its own events of it).
  */
 const FILTER_PARAMS: Record<string, string> = {
-  evt: "a correlation id: an unknown correlation is an empty list (docs/decisions.md \"Audit API\")",
+  evt: 'a correlation id: an unknown correlation is an empty list (docs/decisions.md "Audit API")',
 };
 
 let A: TTestUser;
@@ -74,6 +86,9 @@ beforeAll(async () => {
   aBridge = (await setupBridge({ owner: A, ws: wsA, capabilities: [kvCapability()] })).token;
   doc = buildOpenApiDocument(BASE_URL);
   digestSql = await buildDigestSql();
+  // The victim's Bridge call drew from a budget lease: it goes back (its budget row and lease row change)
+  // within LEASE_IDLE_MS; settle that before the snapshot, so only the sweeps below could change B.
+  await returnLeases();
   before = await digest();
   auditBefore = await db().auditRecord.count({ where: { workspaceId: V.ws } });
 }, 300_000);
@@ -87,27 +102,40 @@ async function buildDigestSql(): Promise<string> {
   const tables = await db().$queryRaw<{ table_name: string }[]>`
     SELECT table_name FROM information_schema.columns
      WHERE table_schema = current_schema() AND column_name = 'workspace_id' ORDER BY table_name`;
-  const row = (t: string, from: string) => `SELECT '${t}' AS t, count(*)::int AS n, md5(coalesce(string_agg(x::text, ',' ORDER BY x::text), '')) AS h FROM ${from}`;
-  const parts = tables.filter((t) => t.table_name !== "audit_records").map((t) => row(t.table_name, `"${t.table_name}" x WHERE x.workspace_id = $1`));
+  const row = (t: string, from: string) =>
+    `SELECT '${t}' AS t, count(*)::int AS n, md5(coalesce(string_agg(x::text, ',' ORDER BY x::text), '')) AS h FROM ${from}`;
+  const parts = tables
+    .filter((t) => t.table_name !== "audit_records")
+    .map((t) => row(t.table_name, `"${t.table_name}" x WHERE x.workspace_id = $1`));
   parts.push(
     row("workspaces", `workspaces x WHERE x.id = $1`),
-    row("webhook_attempts", `webhook_attempts x JOIN webhook_deliveries d ON d.id = x.delivery_id WHERE d.workspace_id = $1`),
+    row(
+      "webhook_attempts",
+      `webhook_attempts x JOIN webhook_deliveries d ON d.id = x.delivery_id WHERE d.workspace_id = $1`,
+    ),
     row("budget_reservations", `budget_reservations x JOIN budgets b ON b.id = x.budget_id WHERE b.workspace_id = $1`),
-    row("managed_resource_uses", `managed_resource_uses x JOIN deployments d ON d.id = x.deployment_id WHERE d.workspace_id = $1`),
+    row(
+      "managed_resource_uses",
+      `managed_resource_uses x JOIN deployments d ON d.id = x.deployment_id WHERE d.workspace_id = $1`,
+    ),
   );
   return parts.join(" UNION ALL ");
 }
 
 async function digest(): Promise<string> {
   const rows = await db().$queryRawUnsafe<{ t: string; n: number; h: string }[]>(digestSql, V.ws);
-  return rows.map((r) => `${r.t}:${r.n}:${r.h}`).sort().join("\n");
+  return rows
+    .map((r) => `${r.t}:${r.n}:${r.h}`)
+    .sort()
+    .join("\n");
 }
 
 function operations(): TOp[] {
   const ops: TOp[] = [];
   for (const [template, item] of Object.entries<TJson>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries<TJson>(item)) {
-      if (["get", "put", "post", "patch", "delete"].includes(method)) ops.push({ method: method.toUpperCase(), template, op });
+      if (["get", "put", "post", "patch", "delete"].includes(method))
+        ops.push({ method: method.toUpperCase(), template, op });
     }
   }
   return ops;
@@ -120,7 +148,11 @@ const resourceParams = (o: TOp) => params(o).filter((p) => !WS_PARAMS.has(p) && 
 
 function deref(schema: TJson | undefined): TJson | undefined {
   let s = schema;
-  for (let i = 0; s?.$ref && i < 10; i++) s = String(s.$ref).replace(/^#\//, "").split("/").reduce<TJson | undefined>((acc, p) => acc?.[p], doc);
+  for (let i = 0; s?.$ref && i < 10; i++)
+    s = String(s.$ref)
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce<TJson | undefined>((acc, p) => acc?.[p], doc);
   return s;
 }
 
@@ -128,7 +160,10 @@ function deref(schema: TJson | undefined): TJson | undefined {
 function victimId(o: TOp, name: string): string {
   if (o.template.includes("/fixes") && (name === "prod" || name === "rev")) return V.fixPath[name];
   const id = V.ids[name];
-  if (!id) throw new Error(`${o.method} ${o.template}: no victim resource for path parameter {${name}}; add one to test/support/tenant-fixtures.ts or to GLOBAL_PARAMS with a reason`);
+  if (!id)
+    throw new Error(
+      `${o.method} ${o.template}: no victim resource for path parameter {${name}}; add one to test/support/tenant-fixtures.ts or to GLOBAL_PARAMS with a reason`,
+    );
   return id;
 }
 
@@ -136,12 +171,15 @@ function fill(o: TOp, ws: string, fresh = false): string {
   return o.template.replace(/\{(\w+)\}/g, (_all, name: string) => {
     if (WS_PARAMS.has(name)) return ws;
     if (name in GLOBAL_PARAMS) {
-      const schema = deref((o.op.parameters ?? []).find((p: TJson) => p.in === "path" && p.name === name)?.schema) ?? {};
+      const schema =
+        deref((o.op.parameters ?? []).find((p: TJson) => p.in === "path" && p.name === name)?.schema) ?? {};
       if (Array.isArray(schema.enum)) return encodeURIComponent(String(schema.enum[0]));
       return name === "usr" ? V.owner.userId : "x";
     }
     const id = victimId(o, name);
-    return encodeURIComponent(fresh && /^[a-z]+_/.test(id) ? newId(id.split("_")[0] as TIdPrefix) : fresh ? "f".repeat(id.length) : id);
+    return encodeURIComponent(
+      fresh && /^[a-z]+_/.test(id) ? newId(id.split("_")[0] as TIdPrefix) : fresh ? "f".repeat(id.length) : id,
+    );
   });
 }
 
@@ -159,7 +197,8 @@ function sample(schema: TJson | undefined, name = ""): unknown {
   if (!s) return {};
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum)) return s.enum[0];
-  for (const k of ["anyOf", "oneOf"]) if (Array.isArray(s[k])) return sample(s[k].find((x: TJson) => deref(x)?.type !== "null") ?? s[k][0], name);
+  for (const k of ["anyOf", "oneOf"])
+    if (Array.isArray(s[k])) return sample(s[k].find((x: TJson) => deref(x)?.type !== "null") ?? s[k][0], name);
   if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((x: TJson) => sample(x, name)));
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== "null") : s.type;
   switch (type) {
@@ -186,7 +225,12 @@ function sample(schema: TJson | undefined, name = ""): unknown {
 const BODIES: Record<string, () => unknown> = {
   "POST /v1/workspaces/{ws}/pending-operations/{pend}:resolve": () => ({ decision: "approve" }),
   "POST /v1/workspaces/{ws}/products/{prod}/revisions/{rev}/fixes": () => ({ finding_code: "no_start_command" }),
-  "POST /v1/sessions/{ses}/invocations": () => ({ kind: "http_request", body_evidence: null, method: "GET", path: "/hello" }),
+  "POST /v1/sessions/{ses}/invocations": () => ({
+    kind: "http_request",
+    body_evidence: null,
+    method: "GET",
+    path: "/hello",
+  }),
 };
 
 function bodyFor(o: TOp): unknown {
@@ -200,7 +244,9 @@ function bodyFor(o: TOp): unknown {
 async function send(method: string, path: string, token: string, body?: unknown) {
   const headers = new Headers({ authorization: `Bearer ${token}` });
   if (body !== undefined) headers.set("content-type", "application/json");
-  const res = await route(new Request(BASE_URL + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const res = await route(
+    new Request(BASE_URL + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+  );
   const text = await res.text();
   let json: TJson | undefined;
   try {
@@ -212,19 +258,32 @@ async function send(method: string, path: string, token: string, body?: unknown)
 }
 
 /** Asserts a refusal: the status, a problem document with that status, and none of B's secrets or ids beyond the path. */
-function refusal(failures: string[], label: string, r: Awaited<ReturnType<typeof send>>, status: 403 | 404): void {
-  if (r.status !== status) return void failures.push(`${label} -> ${r.status} (expected ${status}) ${r.text.slice(0, 300)}`);
-  if (!/^application\/problem\+json/.test(r.headers.get("content-type") ?? "")) return void failures.push(`${label}: not a problem document (${r.headers.get("content-type")})`);
+function refusal(
+  failures: string[],
+  label: string,
+  r: Awaited<ReturnType<typeof send>>,
+  status: 401 | 403 | 404,
+): void {
+  if (r.status !== status)
+    return void failures.push(`${label} -> ${r.status} (expected ${status}) ${r.text.slice(0, 300)}`);
+  if (!/^application\/problem\+json/.test(r.headers.get("content-type") ?? ""))
+    return void failures.push(`${label}: not a problem document (${r.headers.get("content-type")})`);
   const p = expectShape(Problem, r.json);
-  if (p.status !== status || p.code !== (status === 403 ? "forbidden" : "not_found")) failures.push(`${label}: problem ${p.status} ${p.code}`);
-  if (r.text.includes(V.kv.value) || r.text.includes(V.owner.email)) failures.push(`${label}: the problem leaks the victim's data`);
+  if (
+    p.status !== status ||
+    p.code !== (status === 403 ? "forbidden" : status === 401 ? "unauthenticated" : "not_found")
+  )
+    failures.push(`${label}: problem ${p.status} ${p.code}`);
+  if (r.text.includes(V.kv.value) || r.text.includes(V.owner.email))
+    failures.push(`${label}: the problem leaks the victim's data`);
 }
 
 describe("workspace A against the real resources of workspace B, on every operation of /v1/openapi.json", () => {
   it("knows how to fill every path parameter of the document (a new one fails here until it is given a victim resource or a reason)", () => {
     const unknown: string[] = [];
     for (const o of operations()) {
-      for (const p of params(o)) if (!WS_PARAMS.has(p) && !(p in GLOBAL_PARAMS) && !V.ids[p]) unknown.push(`${o.method} ${o.template}: {${p}}`);
+      for (const p of params(o))
+        if (!WS_PARAMS.has(p) && !(p in GLOBAL_PARAMS) && !V.ids[p]) unknown.push(`${o.method} ${o.template}: {${p}}`);
     }
     expect(unknown).toEqual([]);
     expect(operations().filter((o) => resourceParams(o).length).length).toBeGreaterThan(50);
@@ -232,7 +291,9 @@ describe("workspace A against the real resources of workspace B, on every operat
 
   it("positive control: B's owner reads every one of these resources (the ids are real)", async () => {
     const failures: string[] = [];
-    for (const o of operations().filter((x) => x.method === "GET" && resourceParams(x).length && !x.template.startsWith("/v1/platform/"))) {
+    for (const o of operations().filter(
+      (x) => x.method === "GET" && resourceParams(x).length && !x.template.startsWith("/v1/platform/") && !signed(x),
+    )) {
       const path = fill(o, V.ws);
       const r = await send("GET", path, V.owner.token);
       if (r.status !== 200) failures.push(`GET ${path} -> ${r.status} ${r.text.slice(0, 200)}`);
@@ -262,13 +323,22 @@ describe("workspace A against the real resources of workspace B, on every operat
       const fresh = await send(o.method, fill(o, platform ? V.ws : wsA, true), A.token, body);
       const label = `${o.method} ${path}`;
       if (resourceParams(o).every((p) => p in FILTER_PARAMS)) {
-        if (r.status !== 200 || fresh.status !== 200 || JSON.stringify({ ...r.json, correlation_id: 0 }) !== JSON.stringify({ ...fresh.json, correlation_id: 0 })) {
-          failures.push(`${label} -> ${r.status} ${r.text.slice(0, 200)}; for an unknown value ${fresh.status} ${fresh.text.slice(0, 200)}`);
+        if (
+          r.status !== 200 ||
+          fresh.status !== 200 ||
+          JSON.stringify({ ...r.json, correlation_id: 0 }) !== JSON.stringify({ ...fresh.json, correlation_id: 0 })
+        ) {
+          failures.push(
+            `${label} -> ${r.status} ${r.text.slice(0, 200)}; for an unknown value ${fresh.status} ${fresh.text.slice(0, 200)}`,
+          );
         }
         continue;
       }
       refusal(failures, label, r, platform ? 403 : 404);
-      if (fresh.status !== r.status || fresh.json?.code !== r.json?.code) failures.push(`${label} -> ${r.status} ${r.json?.code}, but ${fresh.status} ${fresh.json?.code} for ids that never existed`);
+      if (fresh.status !== r.status || fresh.json?.code !== r.json?.code)
+        failures.push(
+          `${label} -> ${r.status} ${r.json?.code}, but ${fresh.status} ${fresh.json?.code} for ids that never existed`,
+        );
     }
     expect(failures, failures.join("\n")).toEqual([]);
     expect(ops.length).toBeGreaterThan(50);
@@ -279,11 +349,22 @@ describe("workspace A against the real resources of workspace B, on every operat
     const ops = operations().filter((o) => !hasWs(o) && resourceParams(o).length);
     for (const o of ops) {
       const path = fill(o, wsA);
-      // The platform's operations are for ws_platform admins (403); a resource of another workspace does not exist for A (404).
-      refusal(failures, `${o.method} ${path}`, await send(o.method, path, A.token, bodyFor(o)), o.template.startsWith("/v1/platform/") ? 403 : 404);
+      if (signed(o)) {
+        // No signature: refused before anything is looked up (the same 403 for B's bucket and one that never existed).
+        const r = await send(o.method, path, A.token, o.method === "PUT" ? "x" : undefined);
+        if (r.status !== 403 || r.json?.code !== "forbidden")
+          failures.push(`${o.method} ${path} -> ${r.status} (expected 403)`);
+        continue;
+      }
+      // The platform's operations are for ws_platform admins (403); a resource of another workspace does not exist for A (404);
+      // a push hook is authenticated by its signature, never a bearer: A's token is no credential there (401, as for anyone).
+      const expected = o.template.startsWith("/v1/platform/") ? 403 : o.template.startsWith("/v1/hooks/") ? 401 : 404;
+      refusal(failures, `${o.method} ${path}`, await send(o.method, path, A.token, bodyFor(o)), expected);
     }
     expect(failures, failures.join("\n")).toEqual([]);
-    expect(ops.map((o) => `${o.method} ${o.template}`)).toEqual(expect.arrayContaining(["POST /v1/surfaces/{srf}/access", "GET /v1/sessions/{ses}/invocations/{inv}"]));
+    expect(ops.map((o) => `${o.method} ${o.template}`)).toEqual(
+      expect.arrayContaining(["POST /v1/surfaces/{srf}/access", "GET /v1/sessions/{ses}/invocations/{inv}"]),
+    );
   });
 
   it("A's service identity reaches only A's data through the Bridge (same key, B's value never shows)", async () => {
@@ -299,8 +380,14 @@ describe("workspace A against the real resources of workspace B, on every operat
 
   it("nothing of B changed; B's audit trail gained only the authz.* records of the refusals", async () => {
     expect(await digest()).toBe(before);
-    const added = await db().auditRecord.findMany({ where: { workspaceId: V.ws }, orderBy: { seq: "asc" }, skip: auditBefore });
-    expect(added.filter((a) => !a.action.startsWith("authz.") && a.action !== "access.denied").map((a) => a.action)).toEqual([]);
+    const added = await db().auditRecord.findMany({
+      where: { workspaceId: V.ws },
+      orderBy: { seq: "asc" },
+      skip: auditBefore,
+    });
+    expect(
+      added.filter((a) => !a.action.startsWith("authz.") && a.action !== "access.denied").map((a) => a.action),
+    ).toEqual([]);
     expect(added.every((a) => a.actorId === A.userId || a.actorId === null)).toBe(true);
   });
 });

@@ -1,17 +1,17 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyDeployment, processPlannedDeployments } from "@/server/domain/deployments/apply.service";
 import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
-import { handleSurfaceRequest } from "@/server/domain/deployments/surfaces.service";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { findProcesses, isAlive, signalGroup } from "@/server/runtime/process-table";
 import { resetHostProbe } from "@/server/runtime/sandbox";
 import { runner, type TRuntimeState } from "@/server/runtime";
+import { handleSurfaceRequest } from "./support/handlers";
 import { api, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import { bootBridgeApp } from "./support/bridge-fixtures";
 import { confirmedApp, deploy, HEALTH_EDIT, must } from "./support/deploy-fixtures";
@@ -36,8 +36,10 @@ afterAll(async () => {
   await runner().sweep(async () => new Set());
 });
 
-const viaPath = (srf: string, p: string) => handleSurfaceRequest(new Request(`http://localhost:3000/s/${srf}${p}`), srf);
-const runtimeOf = async (id: string) => (await db().deployment.findUniqueOrThrow({ where: { id } })).runtime as TRuntimeState;
+const viaPath = (srf: string, p: string) =>
+  handleSurfaceRequest(new Request(`http://localhost:3000/s/${srf}${p}`), srf);
+const runtimeOf = async (id: string) =>
+  (await db().deployment.findUniqueOrThrow({ where: { id } })).runtime as TRuntimeState;
 const get = (p: string) => api("GET", `/v1/workspaces/${ws}${p}`, { token: owner.token });
 const root = () => runner().hostId.slice(runner().hostId.indexOf(":") + 1);
 const waitFor = async (what: string, fn: () => Promise<boolean>, ms = 20_000) => {
@@ -60,7 +62,10 @@ describe("the reconciler", () => {
     expect(after).toMatchObject({ status: "failed", reason_code: "process_exited" });
     const finding = after.findings.find((f: { code: string }) => f.code === "process_exited");
     expect(finding.message).toContain("the app exited (code 3)");
-    expect(must(await get(`/surfaces/${d.surface_id}`), 200, "srf")).toMatchObject({ status: "expired", reason_code: "deployment_failed" });
+    expect(must(await get(`/surfaces/${d.surface_id}`), 200, "srf")).toMatchObject({
+      status: "expired",
+      reason_code: "deployment_failed",
+    });
     expect((await viaPath(d.surface_id, "/")).status).toBe(410);
     expect(existsSync(state.dir)).toBe(false);
   });
@@ -70,7 +75,11 @@ describe("the reconciler", () => {
     mkdirSync(path.join(root(), ghost, "app"), { recursive: true });
     writeFileSync(path.join(root(), ghost, "app", "left-behind.txt"), "x");
     const orphan = newId("dep");
-    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", path.join(root(), "launcher.mjs"), `capstan-deployment=${orphan}`], { detached: true, stdio: "ignore" });
+    const child = spawn(
+      process.execPath,
+      ["-e", "setInterval(() => {}, 1000)", path.join(root(), "launcher.mjs"), `capstan-deployment=${orphan}`],
+      { detached: true, stdio: "ignore" },
+    );
     child.unref();
     await waitFor("the orphan to appear", async () => (await findProcesses(`capstan-deployment=${orphan}`)).length > 0);
     const report = await reconcileRunner();
@@ -81,10 +90,23 @@ describe("the reconciler", () => {
   });
 
   it("adopts the apps of a Capstan process killed with SIGKILL: they keep serving and reach the Bridge again", async () => {
-    const created = must(await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, { token: owner.token, body: { environment_type: "preview", slot: "adopt" } }), 202, "deploy");
-    const worker = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(import.meta.dirname, "support", "deploy-worker.ts")], {
-      cwd: path.resolve(import.meta.dirname, ".."), env: { ...process.env, CAPSTAN_WORKERS: "0" }, stdio: ["ignore", "pipe", "pipe"],
-    });
+    const created = must(
+      await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, {
+        token: owner.token,
+        body: { environment_type: "preview", slot: "adopt" },
+      }),
+      202,
+      "deploy",
+    );
+    const worker = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", path.join(import.meta.dirname, "support", "deploy-worker.ts")],
+      {
+        cwd: path.resolve(import.meta.dirname, ".."),
+        env: { ...process.env, CAPSTAN_WORKERS: "0" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     worker.stdout.on("data", (c: Buffer) => (out += c.toString()));
     worker.stderr.on("data", (c: Buffer) => (out += c.toString()));
@@ -103,27 +125,57 @@ describe("the reconciler", () => {
     const report = await reconcileRunner();
     expect(report.adopted).toContain(d.id);
     expect(report.failed).not.toContain(d.id);
-    expect(await (await viaPath(d.surface_id, "/hits")).json()).toMatchObject({ bridge_status: 200, value: expect.any(Number) });
+    expect(await (await viaPath(d.surface_id, "/hits")).json()).toMatchObject({
+      bridge_status: 200,
+      value: expect.any(Number),
+    });
     expect(must(await get(`/deployments/${d.id}`), 200, "dep").status).toBe("active");
     must(await api("POST", `/v1/workspaces/${ws}/deployments/${d.id}:stop`, { token: owner.token }), 200, "stop");
     expect(await isAlive(state.pid, state.start_time)).toBe(false);
   });
 
   it("fails an applying deployment whose worker died (lease expired)", async () => {
-    const created = must(await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, { token: owner.token, body: { environment_type: "preview", slot: "lease" } }), 202, "deploy");
-    await db().deployment.update({ where: { id: created.id }, data: { status: "applying", runnerHost: runner().hostId, lockedUntil: new Date(Date.now() - 1000) } });
+    const created = must(
+      await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, {
+        token: owner.token,
+        body: { environment_type: "preview", slot: "lease" },
+      }),
+      202,
+      "deploy",
+    );
+    await db().deployment.update({
+      where: { id: created.id },
+      data: { status: "applying", runnerHost: runner().hostId, lockedUntil: new Date(Date.now() - 1000) },
+    });
     const report = await reconcileRunner();
     expect(report.interrupted).toEqual([created.id]);
-    expect(must(await get(`/deployments/${created.id}`), 200, "dep")).toMatchObject({ status: "failed", reason_code: "runner_interrupted" });
+    expect(must(await get(`/deployments/${created.id}`), 200, "dep")).toMatchObject({
+      status: "failed",
+      reason_code: "runner_interrupted",
+    });
   });
 });
 
 describe("races", () => {
   it("a stop during the build wins: the deployment ends superseded and nothing keeps running", async () => {
-    const created = must(await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, { token: owner.token, body: { environment_type: "preview", slot: "race" } }), 202, "deploy");
+    const created = must(
+      await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, {
+        token: owner.token,
+        body: { environment_type: "preview", slot: "race" },
+      }),
+      202,
+      "deploy",
+    );
     const applying = applyDeployment(created.id);
-    await waitFor("applying", async () => (await db().deployment.findUniqueOrThrow({ where: { id: created.id } })).status === "applying");
-    const stopped = must(await api("POST", `/v1/workspaces/${ws}/deployments/${created.id}:stop`, { token: owner.token }), 200, "stop");
+    await waitFor(
+      "applying",
+      async () => (await db().deployment.findUniqueOrThrow({ where: { id: created.id } })).status === "applying",
+    );
+    const stopped = must(
+      await api("POST", `/v1/workspaces/${ws}/deployments/${created.id}:stop`, { token: owner.token }),
+      200,
+      "stop",
+    );
     expect(stopped.status).toBe("superseded");
     await applying;
     const after = await db().deployment.findUniqueOrThrow({ where: { id: created.id } });
@@ -134,8 +186,16 @@ describe("races", () => {
 
   it("two deployments of one environment finishing together: one active, the other superseded", async () => {
     const body = { environment_type: "staging", slot: "pair" };
-    const a = must(await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, { token: owner.token, body }), 202, "a");
-    const b = must(await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, { token: owner.token, body }), 202, "b");
+    const a = must(
+      await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, { token: owner.token, body }),
+      202,
+      "a",
+    );
+    const b = must(
+      await api("POST", `/v1/workspaces/${ws}/revisions/${app.revisionId}/deployments`, { token: owner.token, body }),
+      202,
+      "b",
+    );
     expect(await processPlannedDeployments(2)).toBe(2);
     const rows = await db().deployment.findMany({ where: { id: { in: [a.id, b.id] } } });
     expect(rows.map((r) => r.status).sort()).toEqual(["active", "superseded"]);
@@ -160,13 +220,28 @@ describe("without a sandbox", () => {
   it("says so, runs the app on a host port, and frees the port when stopped", async () => {
     const d = await deploy(owner, ws, app.revisionId, { environment_type: "preview", slot: "plain" });
     expect(d.status).toBe("active");
-    expect(d.isolation).toMatchObject({ enforced: false, sandbox: "none", filesystem: false, network: false });
+    expect(d.isolation).toMatchObject({
+      enforced: false,
+      sandbox: "none",
+      filesystem: false,
+      network: false,
+      identity: { host_root: false, capabilities: "none" },
+    });
+    // Unsandboxed still drops to the deployment's own uid (as root, a dedicated one; the launcher and the app both run as it).
+    const { pid } = await runtimeOf(d.id);
+    const uidOf = (p: number) => Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1]);
+    expect(uidOf(pid)).toBe(d.isolation.identity.uid);
+    if (process.getuid?.() === 0) expect(uidOf(pid)).not.toBe(0);
     expect(d.findings.map((f: { code: string }) => f.code)).toEqual(["isolation_unenforced", "sandbox_unavailable"]);
     const { app_port: port } = await runtimeOf(d.id);
-    const connects = () => new Promise<boolean>((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => { s.destroy(); resolve(true); });
-      s.on("error", () => resolve(false));
-    });
+    const connects = () =>
+      new Promise<boolean>((resolve) => {
+        const s = net.connect(port, "127.0.0.1", () => {
+          s.destroy();
+          resolve(true);
+        });
+        s.on("error", () => resolve(false));
+      });
     expect(await connects()).toBe(true);
     expect(await (await viaPath(d.surface_id, "/hits")).json()).toMatchObject({ bridge_status: 200 });
     must(await api("POST", `/v1/workspaces/${ws}/deployments/${d.id}:stop`, { token: owner.token }), 200, "stop");

@@ -4,7 +4,9 @@ import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureMonthBudgets } from "@/server/domain/usage/budget.service";
+import { journalDir, LEASE_IDLE_MS } from "@/server/domain/usage/leases.service";
 import { db } from "@/server/platform/db/client";
+import { LocalWal } from "@/server/platform/wal";
 import { aiCapability, bootBridgeApp, kvCapability, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
 import { checkedFetch } from "./support/openapi-responses";
 import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
@@ -19,7 +21,9 @@ import { startServer, type TServer } from "./support/spawn-server";
  * rounds, then restarted. Every 2xx the client saw has its invocation record
  * (with the usage it answered), its two events and its charge; the calls in
  * flight at the kill are charged their reserved amount exactly once by the
- * restarted process's recovery; nothing stays reserved.
+ * restarted process's recovery (a per-call reservation's, or a lease draw's
+ * from the dead process's local journal; the rest of its leases released);
+ * nothing stays reserved.
  * Then SIGTERM under load: no in-flight request is lost, /readyz is 503 from
  * the signal on, new connections are refused once draining, exit 0 in bound.
  */
@@ -33,13 +37,23 @@ const DELAY_MS = 600;
 let provider: TOpenAiServer;
 let s: TBridgeSetup;
 const serverEnv = {
-  SOURCE_ALLOW_LOCAL: "1", CAPSTAN_PROVIDER_ALLOW_PRIVATE: "1", CAPSTAN_BRIDGE_RECORDS: "batched",
-  CAPSTAN_BRIDGE_RATE_PER_SEC: "100000", CAPSTAN_BRIDGE_BURST: "100000",
-  CAPSTAN_SHUTDOWN_GRACE_MS: String(GRACE_MS), CAPSTAN_SHUTDOWN_DELAY_MS: String(DELAY_MS),
+  SOURCE_ALLOW_LOCAL: "1",
+  CAPSTAN_PROVIDER_ALLOW_PRIVATE: "1",
+  CAPSTAN_BRIDGE_RECORDS: "batched",
+  CAPSTAN_BRIDGE_RATE_PER_SEC: "100000",
+  CAPSTAN_BRIDGE_BURST: "100000",
+  CAPSTAN_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+  CAPSTAN_SHUTDOWN_DELAY_MS: String(DELAY_MS),
 };
 
 type TAck = { id: string; capability: "ai.generate" | "data.kv"; units: number };
-type TOrphan = { id: string; budget_id: string; binding_id: string | null; units: number; invocation_id: string | null };
+type TOrphan = {
+  id: string;
+  budget_id: string;
+  binding_id: string | null;
+  units: number;
+  invocation_id: string | null;
+};
 
 let first: Promise<TServer> | undefined;
 
@@ -50,7 +64,10 @@ beforeAll(async () => {
   first.catch(() => undefined);
   provider = await startOpenAiServer(`sk-${randomBytes(8).toString("hex")}`, { tokens: PROVIDER_TOKENS, delayMs: 2 });
   s = await setupBridge({
-    capabilities: [kvCapability({ scope: { max_keys: 1_000 } }), aiCapability({ scope: { models: ["text"], max_tokens_per_call: 64 } })],
+    capabilities: [
+      kvCapability({ scope: { max_keys: 1_000 } }),
+      aiCapability({ scope: { models: ["text"], max_tokens_per_call: 64 } }),
+    ],
     providers: [{ provider: "openai", baseUrl: provider.baseUrl, apiKey: provider.apiKey }],
   });
 }, 120_000);
@@ -66,20 +83,32 @@ afterAll(async () => {
 let seq = 0;
 function nextCall(): { capability: "ai.generate" | "data.kv"; action: string; body: Record<string, unknown> } {
   const n = ++seq;
-  if (n % 2) return { capability: "ai.generate", action: "generate", body: { model_kind: "text", input: { text: `crash ${n}` }, max_tokens: 8 + (n % 50) } };
+  if (n % 2)
+    return {
+      capability: "ai.generate",
+      action: "generate",
+      body: { model_kind: "text", input: { text: `crash ${n}` }, max_tokens: 8 + (n % 50) },
+    };
   return { capability: "data.kv", action: "set", body: { key: `/app/crash/${n % 200}`, value: "x".repeat(n % 300) } };
 }
 
-async function call(port: number, c: ReturnType<typeof nextCall>): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(port: number, c: ReturnType<typeof nextCall>): Promise<{ status: number; json: any }> {
   const res = await checkedFetch(`http://127.0.0.1:${port}/v1/capabilities/${c.capability}/${c.action}`, {
-    method: "POST", headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" }, body: JSON.stringify(c.body),
+    method: "POST",
+    headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" },
+    body: JSON.stringify(c.body),
   });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : null };
 }
 
 /** Concurrent loops of calls until `stop` says so; every 2xx lands in `acked`. Transport errors (the kill) end a loop. */
-function load(port: number, acked: TAck[], other: number[]): { stop: () => void; done: Promise<void>; onAck: (fn: () => void) => void } {
+function load(
+  port: number,
+  acked: TAck[],
+  other: number[],
+): { stop: () => void; done: Promise<void>; onAck: (fn: () => void) => void } {
   let stopped = false;
   let hook: (() => void) | null = null;
   const loops = Array.from({ length: LOAD_CONCURRENCY }, async () => {
@@ -99,7 +128,11 @@ function load(port: number, acked: TAck[], other: number[]): { stop: () => void;
       } else other.push(r.status);
     }
   });
-  return { stop: () => void (stopped = true), done: Promise.all(loops).then(() => undefined), onAck: (fn) => void (hook = fn) };
+  return {
+    stop: () => void (stopped = true),
+    done: Promise.all(loops).then(() => undefined),
+    onAck: (fn) => void (hook = fn),
+  };
 }
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -119,12 +152,19 @@ function exited(server: TServer): Promise<{ code: number | null; signal: NodeJS.
 
 async function expectRecorded(acked: TAck[]): Promise<void> {
   const ids = acked.map((a) => a.id);
-  const rows = await db().capabilityInvocation.findMany({ where: { id: { in: ids } }, select: { id: true, outcome: true, usageUnits: true } });
+  const rows = await db().capabilityInvocation.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, outcome: true, usageUnits: true },
+  });
   const byId = new Map(rows.map((r) => [r.id, r]));
   const missing = ids.filter((id) => !byId.has(id));
   expect(missing, `${missing.length} of ${ids.length} acknowledged calls have no record`).toEqual([]);
   for (const a of acked) expect(byId.get(a.id), a.id).toMatchObject({ outcome: "completed", usageUnits: a.units });
-  const events = await db().outboxEvent.groupBy({ by: ["subject"], where: { subject: { in: ids } }, _count: { _all: true } });
+  const events = await db().outboxEvent.groupBy({
+    by: ["subject"],
+    where: { subject: { in: ids } },
+    _count: { _all: true },
+  });
   const counts = new Map(events.map((e) => [e.subject, e._count._all]));
   const short = ids.filter((id) => counts.get(id) !== 2);
   expect(short, "acknowledged calls without both capability.invocation_requested and _resulted").toEqual([]);
@@ -140,7 +180,7 @@ describe("kill -9 under load", () => {
     first = undefined;
     for (let round = 0; round < ROUNDS; round++) {
       // Recovery ran before the (re)started process listened: nothing of a dead process is still reserved.
-      expect(await db().budgetReservation.count()).toBe(0);
+      expect(await db().budgetReservation.count(), server.output.join("")).toBe(0);
       const before = acked.length;
       const l = load(server.port, acked, statuses);
       // A random moment once the load is under way (some calls acknowledged), right as the
@@ -148,43 +188,106 @@ describe("kill -9 under load", () => {
       await until("acknowledged calls", () => acked.length >= before + 6);
       const extraMs = Math.floor(Math.random() * 250);
       await new Promise((r) => setTimeout(r, extraMs));
-      await new Promise<void>((resolve) => l.onAck(() => {
-        server.child.kill("SIGKILL");
-        resolve();
-      }));
+      await new Promise<void>((resolve) =>
+        l.onAck(() => {
+          server.child.kill("SIGKILL");
+          resolve();
+        }),
+      );
       expect((await exited(server)).signal).toBe("SIGKILL");
       l.stop();
       await l.done;
 
-      // The dead process's in-flight journal: reservations of calls that never committed.
-      const left = await db().$queryRaw<TOrphan[]>`SELECT id, budget_id, binding_id, units, invocation_id FROM budget_reservations`;
-      const committed = await db().capabilityInvocation.count({ where: { id: { in: left.map((o) => o.invocation_id ?? "") } } });
+      // The dead process's in-flight journal: per-call reservations of calls that never committed, and
+      // the draws from its budget leases (rsl_ rows) journaled in its local journal whose record never committed.
+      const rows = await db().$queryRaw<
+        TOrphan[]
+      >`SELECT id, budget_id, binding_id, units, invocation_id FROM budget_reservations`;
+      const perCall = rows.filter((o) => !o.id.startsWith("rsl_"));
+      const leases = new Map(rows.filter((o) => o.id.startsWith("rsl_")).map((o) => [o.id, o]));
+      const draws = LocalWal.names(journalDir())
+        .flatMap((name) => LocalWal.read(journalDir(), name))
+        .map((d) => ({ lease: String(d.l), invocation: String(d.i), units: Number(d.u) }));
+      const recorded = new Set(
+        (
+          await db().capabilityInvocation.findMany({
+            where: { id: { in: draws.map((d) => d.invocation) } },
+            select: { id: true },
+          })
+        ).map((r) => r.id),
+      );
+      const unrecorded = draws.filter((d) => !recorded.has(d.invocation));
+      for (const d of unrecorded)
+        expect(leases.has(d.lease), `the lease ${d.lease} of an unrecorded draw is still held`).toBe(true);
+      const left: TOrphan[] = [
+        ...perCall,
+        ...unrecorded.map((d) => ({
+          ...leases.get(d.lease)!,
+          id: d.lease,
+          units: d.units,
+          invocation_id: d.invocation,
+        })),
+      ];
+      const committed = await db().capabilityInvocation.count({
+        where: { id: { in: perCall.map((o) => o.invocation_id ?? "") } },
+      });
       expect(committed, "a reservation outlived the commit of its call's record").toBe(0);
       const ackedIds = new Set(acked.map((a) => a.id));
-      expect(left.filter((o) => ackedIds.has(o.invocation_id ?? "")), "an acknowledged call was still reserved").toEqual([]);
+      expect(
+        left.filter((o) => ackedIds.has(o.invocation_id ?? "")),
+        "an acknowledged call was still reserved",
+      ).toEqual([]);
       orphans.push(...left);
-      process.stderr.write(`[durability] round ${round}: +${acked.length - before} acked, ${left.length} in flight at the kill (+${extraMs} ms) t=${Date.now() - t0}\n`);
+      process.stderr.write(
+        `[durability] round ${round}: +${acked.length - before} acked, ${left.length} in flight at the kill (${unrecorded.length} lease draws, ${leases.size} leases) (+${extraMs} ms) t=${Date.now() - t0}\n`,
+      );
       await expectRecorded(acked.slice(before));
       server = await startServer(serverEnv);
     }
-    expect(await db().budgetReservation.count()).toBe(0);
-    expect(statuses.filter((st) => st >= 500), "5xx answers under load").toEqual([]);
+    expect(
+      statuses.filter((st) => st >= 500),
+      "5xx answers under load",
+    ).toEqual([]);
     await expectRecorded(acked);
+    // The last process is alive and idle: its budget leases go back within LEASE_IDLE_MS (+ its 250 ms timer).
+    await until(
+      "the live process's leases returned",
+      async () => (await db().budgetReservation.count()) === 0,
+      LEASE_IDLE_MS + 5_000,
+    );
+    // Its journal holds nothing a successor would charge: every draw of it was recorded.
 
     // Charged exactly once: each budget's used units are the usage of its recorded calls plus the reserved
     // amount of the calls the kills interrupted (their reservations, recovered); nothing is still reserved.
-    const records = await db().capabilityInvocation.findMany({ where: { workspaceId: s.ws }, select: { capability: true, usageUnits: true, bindingId: true } });
+    const records = await db().capabilityInvocation.findMany({
+      where: { workspaceId: s.ws },
+      select: { capability: true, usageUnits: true, bindingId: true },
+    });
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     const budgets = await db().budget.findMany({ where: { workspaceId: s.ws } });
-    for (const [category, capability] of [["ai_tokens", "ai.generate"], ["storage", "data.kv"]] as const) {
+    for (const [category, capability] of [
+      ["ai_tokens", "ai.generate"],
+      ["storage", "data.kv"],
+    ] as const) {
       const b = budgets.find((x) => x.usageCategory === category)!;
-      const expected = sum(records.filter((r) => r.capability === capability).map((r) => r.usageUnits)) + sum(orphans.filter((o) => o.budget_id === b.id).map((o) => o.units));
-      expect({ category, used: b.usedUnits, reserved: b.reservedUnits }).toEqual({ category, used: expected, reserved: 0 });
+      const expected =
+        sum(records.filter((r) => r.capability === capability).map((r) => r.usageUnits)) +
+        sum(orphans.filter((o) => o.budget_id === b.id).map((o) => o.units));
+      expect({ category, used: b.usedUnits, reserved: b.reservedUnits }).toEqual({
+        category,
+        used: expected,
+        reserved: 0,
+      });
     }
     const bindingId = s.providers.openai!.bindingId;
     const binding = await db().providerBinding.findUniqueOrThrow({ where: { id: bindingId } });
-    const bindingExpected = sum(records.filter((r) => r.bindingId === bindingId).map((r) => r.usageUnits)) + sum(orphans.filter((o) => o.binding_id === bindingId).map((o) => o.units));
-    expect({ used: binding.usedUnits, reserved: binding.reservedUnits }).toEqual({ used: bindingExpected, reserved: 0 });
+    const bindingExpected =
+      sum(records.filter((r) => r.bindingId === bindingId).map((r) => r.usageUnits)) +
+      sum(orphans.filter((o) => o.binding_id === bindingId).map((o) => o.units));
+    expect({ used: binding.usedUnits, reserved: binding.reservedUnits }).toEqual({
+      used: bindingExpected,
+      reserved: 0,
+    });
     // The provider reported less than reserved: recorded calls were charged what it reported, not their reservation.
     expect(acked.filter((a) => a.capability === "ai.generate").every((a) => a.units === PROVIDER_TOKENS)).toBe(true);
 
@@ -215,7 +318,12 @@ describe("SIGTERM under load", () => {
     provider.behave({ mode: "ok", tokens: PROVIDER_TOKENS, delayMs: 1_500 });
     const seen = provider.calls.length;
     const calls = Array.from({ length: 16 }, () => nextCall());
-    const pending = calls.map((c) => call(server.port, c).then((r) => ({ ...r, c }), (err: unknown) => ({ status: 0, json: String(err), c })));
+    const pending = calls.map((c) =>
+      call(server.port, c).then(
+        (r) => ({ ...r, c }),
+        (err: unknown) => ({ status: 0, json: String(err), c }),
+      ),
+    );
     const aiCount = calls.filter((c) => c.capability === "ai.generate").length;
     await until("every ai.generate at the provider", () => provider.calls.length >= seen + aiCount);
 
@@ -223,18 +331,32 @@ describe("SIGTERM under load", () => {
     const exit = exited(server);
     server.child.kill("SIGTERM");
     // /readyz is 503 at once (during the pre-stop delay the server still accepts), then connections are refused.
-    await until("/readyz 503", async () => (await checkedFetch(`http://127.0.0.1:${server.port}/readyz`).catch(() => null))?.status === 503, 5_000);
+    await until(
+      "/readyz 503",
+      async () => (await checkedFetch(`http://127.0.0.1:${server.port}/readyz`).catch(() => null))?.status === 503,
+      5_000,
+    );
     await until("new connections refused", async () => !(await connects(server.port)), 10_000);
 
     const answers = await Promise.all(pending);
-    expect(answers.map((a) => a.status), JSON.stringify(answers.filter((a) => a.status !== 200))).toEqual(calls.map(() => 200));
+    expect(
+      answers.map((a) => a.status),
+      JSON.stringify(answers.filter((a) => a.status !== 200)),
+    ).toEqual(calls.map(() => 200));
     const { code, signal } = await exit;
     const tookMs = Date.now() - signalledAt;
     expect({ code, signal }, server.output.join("")).toEqual({ code: 0, signal: null });
     expect(tookMs).toBeLessThan(DELAY_MS + GRACE_MS + 5_000);
-    await expectRecorded(answers.map((a) => ({ id: a.json.capability_invocation_id, capability: a.c.capability, units: a.json.usage.units })));
-    // Everything settled before exit: nothing for a successor to recover.
+    await expectRecorded(
+      answers.map((a) => ({
+        id: a.json.capability_invocation_id,
+        capability: a.c.capability,
+        units: a.json.usage.units,
+      })),
+    );
+    // Everything settled before exit: nothing for a successor to recover (leases returned, journal removed).
     expect(await db().budgetReservation.count()).toBe(0);
+    expect(LocalWal.names(journalDir())).toEqual([]);
     provider.behave({ mode: "ok", tokens: PROVIDER_TOKENS, delayMs: 2 });
   }, 60_000);
 });
@@ -245,17 +367,22 @@ describe("npm run worker", () => {
     const budget = (await ensureMonthBudgets(s.ws)).find((b) => b.usageCategory === "storage")!;
     const rsv = `rsv_dead_${randomBytes(6).toString("hex")}`;
     await db().$executeRaw`UPDATE budgets SET reserved_units = reserved_units + 5 WHERE id = ${budget.id}`;
-    await db().$executeRaw`INSERT INTO budget_reservations (id, budget_id, units, expires_at, instance_id, invocation_id)
+    await db()
+      .$executeRaw`INSERT INTO budget_reservations (id, budget_id, units, expires_at, instance_id, invocation_id)
       VALUES (${rsv}, ${budget.id}, 5, now() + interval '5 minutes', ${`ins_gone_${randomBytes(6).toString("hex")}`}, 'cap_gone')`;
 
     const root = path.resolve(import.meta.dirname, "..");
     const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src", "server", "workers", "main.ts")], {
-      cwd: root, env: { ...process.env, LOG_LEVEL: "info", CAPSTAN_SHUTDOWN_GRACE_MS: String(GRACE_MS) }, stdio: ["ignore", "pipe", "pipe"],
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: "info", CAPSTAN_SHUTDOWN_GRACE_MS: String(GRACE_MS) },
+      stdio: ["ignore", "pipe", "pipe"],
     });
     const output: string[] = [];
     child.stdout.on("data", (c: Buffer) => output.push(c.toString()));
     child.stderr.on("data", (c: Buffer) => output.push(c.toString()));
-    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal })),
+    );
     try {
       await until("the worker process started", () => output.join("").includes("worker.process_started"), 60_000);
       expect(await db().budgetReservation.findUnique({ where: { id: rsv } })).toBeNull();
@@ -272,4 +399,3 @@ describe("npm run worker", () => {
     }
   }, 90_000);
 });
-

@@ -24,7 +24,9 @@ import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
  */
 
 const FLAG: Record<TEgressPurpose, TFlag> = {
-  provider: "CAPSTAN_PROVIDER_ALLOW_PRIVATE", webhook: "CAPSTAN_WEBHOOK_ALLOW_PRIVATE", oidc: "OIDC_ALLOW_INSECURE_ISSUER",
+  provider: "CAPSTAN_PROVIDER_ALLOW_PRIVATE",
+  webhook: "CAPSTAN_WEBHOOK_ALLOW_PRIVATE",
+  oidc: "OIDC_ALLOW_INSECURE_ISSUER",
 };
 
 type TServer = { port: number; hits: number; close: () => Promise<void> };
@@ -100,9 +102,12 @@ describe("the Bridge", () => {
     try {
       // Created while CAPSTAN_PROVIDER_ALLOW_PRIVATE is on (bootBridgeApp), so creation accepts http://localhost.
       const s = await setupBridge({
-        owner, ws,
+        owner,
+        ws,
         capabilities: [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 50 } })],
-        providers: [{ provider: "openai", baseUrl: provider.baseUrl.replace("127.0.0.1", "localhost"), apiKey: provider.apiKey }],
+        providers: [
+          { provider: "openai", baseUrl: provider.baseUrl.replace("127.0.0.1", "localhost"), apiKey: provider.apiKey },
+        ],
       });
       const body = { model_kind: "text", input: { text: "hi" }, max_tokens: 8 };
       await withFlag("CAPSTAN_PROVIDER_ALLOW_PRIVATE", false, async () => {
@@ -128,23 +133,35 @@ describe("webhook delivery", () => {
     const receiver = await startServer();
     const sub = await withFlag("CAPSTAN_WEBHOOK_ALLOW_PRIVATE", true, () =>
       api("POST", `/v1/workspaces/${ws}/event-subscriptions`, {
-        token: owner.token, body: { url: `http://localhost:${receiver.port}/hook`, event_types: ["*"] },
+        token: owner.token,
+        body: { url: `http://localhost:${receiver.port}/hook`, event_types: ["*"] },
       }),
     );
     expect(sub.status, sub.text).toBe(201);
     await db().outboxEvent.create({
       data: {
-        id: newId("evt"), workspaceId: ws, type: "budget.changed", version: EVENT_TYPES["budget.changed"],
-        source: `/v1/workspaces/${ws}`, correlationId: newId("evt"), data: {},
+        id: newId("evt"),
+        workspaceId: ws,
+        type: "budget.changed",
+        version: EVENT_TYPES["budget.changed"],
+        source: `/v1/workspaces/${ws}`,
+        correlationId: newId("evt"),
+        data: {},
       },
     });
     await withFlag("CAPSTAN_WEBHOOK_ALLOW_PRIVATE", false, async () => {
       for (let i = 0; i < 100 && (await dispatchOutbox()) > 0; i++);
       expect(await deliverDue()).toBe(1);
     });
-    const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: sub.json.id }, include: { attempts: true } });
+    const delivery = await db().webhookDelivery.findFirstOrThrow({
+      where: { subscriptionId: sub.json.id },
+      include: { attempts: true },
+    });
     expect(delivery.attempts).toHaveLength(1);
-    expect(delivery.attempts[0]).toMatchObject({ statusCode: null, error: "egress blocked: localhost resolves to a non-public address" });
+    expect(delivery.attempts[0]).toMatchObject({
+      statusCode: null,
+      error: "egress blocked: localhost resolves to a non-public address",
+    });
     expect(delivery.status).toBe("pending"); // retried on the schedule, like any connection error
     expect(receiver.hits).toBe(0);
   });

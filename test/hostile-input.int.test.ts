@@ -3,7 +3,14 @@ import { db } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
 import { handleBridge } from "./support/handlers";
 import { api, BASE_URL, makeUser, makeWorkspace, type TApiResult, type TTestUser } from "./support/api";
-import { addAiProvider, bootBridgeApp, bridge, kvCapability, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
+import {
+  addAiProvider,
+  bootBridgeApp,
+  bridge,
+  kvCapability,
+  setupBridge,
+  type TBridgeSetup,
+} from "./support/bridge-fixtures";
 import { expectShape, Problem } from "./support/spec-schemas";
 
 /**
@@ -31,7 +38,10 @@ function expectFieldProblem(r: TApiResult, status: number, path: string, reason?
   expect(r.headers.get("content-type")).toMatch(/^application\/problem\+json/);
   const p = expectShape(Problem, r.json);
   if (reason) expect(p.reason).toBe(reason);
-  expect(p.errors?.map((e) => e.path), r.text).toContain(path);
+  expect(
+    p.errors?.map((e) => e.path),
+    r.text,
+  ).toContain(path);
   expect(r.text).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);
 }
 
@@ -55,7 +65,8 @@ describe("strings a text column cannot hold", () => {
       expectFieldProblem(r, 400, "/name", "invalid_string");
       // Escaped in the JSON text too (a client that writes \ud800 itself).
       const raw = await api("POST", "/v1/workspaces", {
-        token: u.token, rawBody: `{"name":${JSON.stringify(bad).replace(/[\ud800-\udfff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"))}}`,
+        token: u.token,
+        rawBody: `{"name":${JSON.stringify(bad).replace(/[\ud800-\udfff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"))}}`,
         headers: { "content-type": "application/json" },
       });
       expectFieldProblem(raw, 400, "/name", "invalid_string");
@@ -65,12 +76,27 @@ describe("strings a text column cannot hold", () => {
 
     it(`Bridge data.kv key, value and member name (${label}) are 400 naming the field; nothing is written`, async () => {
       const before = await db().kvEntry.count({ where: { workspaceId: s.ws } });
-      expectFieldProblem(await bridge(s.token, "data.kv", "set", { key: `/app/${bad}`, value: 1 }), 400, "/key", "invalid_string");
-      expectFieldProblem(await bridge(s.token, "data.kv", "set", { key: "/app/v", value: { nested: [bad] } }), 400, "/value/nested/0", "invalid_string");
+      expectFieldProblem(
+        await bridge(s.token, "data.kv", "set", { key: `/app/${bad}`, value: 1 }),
+        400,
+        "/key",
+        "invalid_string",
+      );
+      expectFieldProblem(
+        await bridge(s.token, "data.kv", "set", { key: "/app/v", value: { nested: [bad] } }),
+        400,
+        "/value/nested/0",
+        "invalid_string",
+      );
       const member = await bridge(s.token, "data.kv", "set", { key: "/app/m", value: { [bad]: 1 } });
       expect(member.status, member.text).toBe(400);
       expect(member.json.errors[0].path).toMatch(/^\/value\//);
-      expectFieldProblem(await bridge(s.token, "data.kv", "list", { prefix: `/app/${bad}` }), 400, "/prefix", "invalid_string");
+      expectFieldProblem(
+        await bridge(s.token, "data.kv", "list", { prefix: `/app/${bad}` }),
+        400,
+        "/prefix",
+        "invalid_string",
+      );
       expect(await db().kvEntry.count({ where: { workspaceId: s.ws } })).toBe(before);
     });
   }
@@ -92,7 +118,11 @@ describe("deeply nested JSON", () => {
 
   it("REST: 100 000 levels are a 400 naming where the limit was passed; nothing is written", async () => {
     const before = await workspaceCount(u.userId);
-    const r = await api("POST", "/v1/workspaces", { token: u.token, rawBody: `{"name":${deep(100_000)}}`, headers: { "content-type": "application/json" } });
+    const r = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      rawBody: `{"name":${deep(100_000)}}`,
+      headers: { "content-type": "application/json" },
+    });
     expect(r.status, r.text).toBe(400);
     expect(r.json.reason).toBe("nesting_too_deep");
     expect(r.json.errors[0].path).toMatch(/^\/name\/0\/0/);
@@ -120,7 +150,13 @@ describe("deeply nested JSON", () => {
 describe("malformed percent-encoding in the path", () => {
   it("REST answers 4xx problems, never 5xx", async () => {
     const ws = await makeWorkspace(u.token);
-    for (const path of [`/v1/workspaces/${ws.id}%ZZ`, "/v1/workspaces/%E0%A4%A", "/v1/workspaces/%", `/v1/workspaces/${ws.id}/members/%ED%A0%80`, "/v1/%C0%AF"]) {
+    for (const path of [
+      `/v1/workspaces/${ws.id}%ZZ`,
+      "/v1/workspaces/%E0%A4%A",
+      "/v1/workspaces/%",
+      `/v1/workspaces/${ws.id}/members/%ED%A0%80`,
+      "/v1/%C0%AF",
+    ]) {
       const r = await api("GET", path, { token: u.token });
       expect(r.status, `${path}: ${r.text}`).toBeGreaterThanOrEqual(400);
       expect(r.status, `${path}: ${r.text}`).toBeLessThan(500);
@@ -129,10 +165,16 @@ describe("malformed percent-encoding in the path", () => {
   });
 
   it("the Bridge answers 404 problems for undecodable capability and action names", async () => {
-    for (const [capability, action] of [["data.kv%ZZ", "get"], ["%E0%A4%A", "get"], ["data.kv", "%ED%A0%80"]] as const) {
+    for (const [capability, action] of [
+      ["data.kv%ZZ", "get"],
+      ["%E0%A4%A", "get"],
+      ["data.kv", "%ED%A0%80"],
+    ] as const) {
       const res = await handleBridge(
         new Request(`${BASE_URL}/v1/capabilities/${capability}/${action}`, {
-          method: "POST", headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" }, body: "{}",
+          method: "POST",
+          headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" },
+          body: "{}",
         }),
         capability,
         action,
@@ -157,10 +199,15 @@ describe("two concurrent deletes of one resource", () => {
   it("webhook endpoints: one 204, the losers 404", async () => {
     for (let i = 0; i < 3; i++) {
       const created = await api("POST", `/v1/workspaces/${s.ws}/event-subscriptions`, {
-        token: s.owner.token, body: { url: "https://hooks.example.com/capstan", event_types: ["workspace.created"] },
+        token: s.owner.token,
+        body: { url: "https://hooks.example.com/capstan", event_types: ["workspace.created"] },
       });
       expect(created.status, created.text).toBe(201);
-      const statuses = await race("DELETE", `/v1/workspaces/${s.ws}/event-subscriptions/${created.json.id}`, s.owner.token);
+      const statuses = await race(
+        "DELETE",
+        `/v1/workspaces/${s.ws}/event-subscriptions/${created.json.id}`,
+        s.owner.token,
+      );
       expect(statuses.filter((x) => x === 204)).toHaveLength(1);
       expect(await db().eventSubscription.count({ where: { id: created.json.id } })).toBe(0);
     }
@@ -169,7 +216,11 @@ describe("two concurrent deletes of one resource", () => {
   it("service identities and provider bindings: concurrent revokes never 5xx", async () => {
     const other = await setupBridge({ owner: s.owner, ws: s.ws, capabilities: [kvCapability()] });
     await race("DELETE", `/v1/workspaces/${s.ws}/service-identities/${other.svc.id}`, s.owner.token);
-    const { bindingId } = await addAiProvider(s.owner, s.ws, { provider: "openai", apiKey: "sk-race-0123456789", baseUrl: "http://127.0.0.1:9/v1" });
+    const { bindingId } = await addAiProvider(s.owner, s.ws, {
+      provider: "openai",
+      apiKey: "sk-race-0123456789",
+      baseUrl: "http://127.0.0.1:9/v1",
+    });
     await race("DELETE", `/v1/workspaces/${s.ws}/provider-bindings/${bindingId}`, s.owner.token);
   });
 });
@@ -180,16 +231,20 @@ describe("an unexpected failure", () => {
     vi.spyOn(client, "$transaction").mockRejectedValueOnce(new Error("boom: private detail"));
     const lines: string[] = [];
     const original = process.stderr.write.bind(process.stderr);
-    vi.spyOn(process.stderr, "write").mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
       lines.push(String(chunk));
       return original(chunk, ...(rest as []));
-    }));
-    vi.spyOn(process.stdout, "write").mockImplementation(((chunk: string | Uint8Array) => {
+    });
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
       lines.push(String(chunk));
       return true;
-    }));
+    });
     const correlationId = newId("evt");
-    const r = await api("POST", "/v1/workspaces", { token: u.token, body: { name: "fails" }, headers: { "x-correlation-id": correlationId } });
+    const r = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      body: { name: "fails" },
+      headers: { "x-correlation-id": correlationId },
+    });
     expect(r.status, r.text).toBe(500);
     const p = expectShape(Problem, r.json);
     expect(p.correlation_id).toBe(correlationId);

@@ -49,7 +49,9 @@ afterAll(async () => {
 describe("Idempotency-Key across two server processes", () => {
   it("both processes serve the same authenticated API", async () => {
     for (const s of servers) {
-      const res = await checkedFetch(`http://127.0.0.1:${s.port}/v1/workspaces`, { headers: { authorization: `Bearer ${user.token}` } });
+      const res = await checkedFetch(`http://127.0.0.1:${s.port}/v1/workspaces`, {
+        headers: { authorization: `Bearer ${user.token}` },
+      });
       expect(res.status, s.output.join("")).toBe(200);
       const unauth = await checkedFetch(`http://127.0.0.1:${s.port}/v1/workspaces`);
       expect(unauth.status).toBe(401);
@@ -106,7 +108,11 @@ describe("Idempotency-Key across two server processes", () => {
       expect(keys).toHaveLength(1);
       expect(keys[0]!.state).toBe("completed");
       expect(await db().workspace.count({ where: { name } })).toBe(1);
-      outcomes.push(responses.map((r) => (r.status === 409 ? "409" : r.headers.get("idempotent-replayed") ? "201r" : "201")).join("+"));
+      outcomes.push(
+        responses
+          .map((r) => (r.status === 409 ? "409" : r.headers.get("idempotent-replayed") ? "201r" : "201"))
+          .join("+"),
+      );
     }
     console.info(`multi-process idempotency outcomes: ${outcomes.join(", ")}`);
   });

@@ -7,7 +7,7 @@ import { ZBudgetRequest } from "@/server/domain/usage/usage.contract";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
-import { issuer, signToken } from "@/server/platform/jwt";
+import { issuer, signToken } from "@/server/domain/signing-keys/jwt.service";
 import { api, bootApp, makeUser, makeWorkspace, type TApiResult } from "./support/api";
 import {
   Budget,
@@ -160,7 +160,9 @@ describe("workspaces: create and list", () => {
     expect(r.json.id).toMatch(idRegex("ws"));
     expect(r.json.name).toBe("Alpha");
     expect(r.json.role).toBe("owner");
-    const m = await db().membership.findUnique({ where: { workspaceId_userId: { workspaceId: r.json.id, userId: a.userId } } });
+    const m = await db().membership.findUnique({
+      where: { workspaceId_userId: { workspaceId: r.json.id, userId: a.userId } },
+    });
     expect(m?.role).toBe("owner");
 
     expect(await listAll(a.token)).toContain(r.json.id);
@@ -186,7 +188,9 @@ describe("workspaces: create and list", () => {
     expect(page1.next_cursor).toEqual(expect.any(String));
     expect(page1.next_cursor!.length).toBeLessThanOrEqual(128);
 
-    const p2 = await api("GET", `/v1/workspaces?limit=2&cursor=${encodeURIComponent(page1.next_cursor!)}`, { token: u.token });
+    const p2 = await api("GET", `/v1/workspaces?limit=2&cursor=${encodeURIComponent(page1.next_cursor!)}`, {
+      token: u.token,
+    });
     expect(p2.status, p2.text).toBe(200);
     const page2 = expectShape(Page(WorkspaceRef), p2.json);
     expect(page2.items).toHaveLength(1);
@@ -203,7 +207,9 @@ describe("workspaces: create and list", () => {
 
     // asc pagination follows its own cursor.
     const a1 = await api("GET", "/v1/workspaces?limit=2&order=asc", { token: u.token });
-    const a2 = await api("GET", `/v1/workspaces?limit=2&order=asc&cursor=${encodeURIComponent(a1.json.next_cursor)}`, { token: u.token });
+    const a2 = await api("GET", `/v1/workspaces?limit=2&order=asc&cursor=${encodeURIComponent(a1.json.next_cursor)}`, {
+      token: u.token,
+    });
     expect([...a1.json.items, ...a2.json.items].map((w: { id: string }) => w.id)).toEqual(asc);
     expect(a2.json.next_cursor).toBeNull();
   });
@@ -287,7 +293,11 @@ describe("X-Correlation-Id (spec 4.1, 8)", () => {
     expect(ok.headers.get("x-correlation-id")).toBe(id);
 
     const id2 = evt();
-    const bad = await api("POST", "/v1/workspaces", { token: u.token, body: { name: 5 }, headers: { "x-correlation-id": id2 } });
+    const bad = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      body: { name: 5 },
+      headers: { "x-correlation-id": id2 },
+    });
     const p = expectProblem(bad, 422);
     expect(p.correlation_id).toBe(id2);
     expect(bad.headers.get("x-correlation-id")).toBe(id2);
@@ -296,7 +306,11 @@ describe("X-Correlation-Id (spec 4.1, 8)", () => {
   it("a created workspace's audit record carries the adopted correlation id", async () => {
     const u = await makeUser();
     const id = evt();
-    const r = await api("POST", "/v1/workspaces", { token: u.token, body: { name: "corr" }, headers: { "x-correlation-id": id } });
+    const r = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      body: { name: "corr" },
+      headers: { "x-correlation-id": id },
+    });
     expect(r.status).toBe(201);
     const rows = await auditRows(r.json.id, { correlationId: id });
     expect(rows.map((x) => x.action)).toContain("member.upserted");
@@ -365,7 +379,9 @@ describe("members", () => {
 
     const c1 = evt();
     const add = await api("PUT", `/v1/workspaces/${ws.id}/members/${dev.userId}`, {
-      token: owner.token, body: { role: "developer" }, headers: { "x-correlation-id": c1 },
+      token: owner.token,
+      body: { role: "developer" },
+      headers: { "x-correlation-id": c1 },
     });
     expect(add.status, add.text).toBe(200);
     expect(add.json).toMatchObject({ user_id: dev.userId, role: "developer", workspace_id: ws.id });
@@ -379,7 +395,9 @@ describe("members", () => {
 
     const c2 = evt();
     const change = await api("PUT", `/v1/workspaces/${ws.id}/members/${dev.userId}`, {
-      token: owner.token, body: { role: "admin" }, headers: { "x-correlation-id": c2 },
+      token: owner.token,
+      body: { role: "admin" },
+      headers: { "x-correlation-id": c2 },
     });
     expect(change.status, change.text).toBe(200);
     expect(change.json.role).toBe("admin");
@@ -395,7 +413,10 @@ describe("members", () => {
     const owner = await makeUser();
     const other = await makeUser();
     const ws = await makeWorkspace(owner.token);
-    const r = await api("POST", `/v1/workspaces/${ws.id}/members`, { token: owner.token, body: { email: other.email, role: "viewer" } });
+    const r = await api("POST", `/v1/workspaces/${ws.id}/members`, {
+      token: owner.token,
+      body: { email: other.email, role: "viewer" },
+    });
     expect(r.status, r.text).toBe(201);
     expect(r.json).toMatchObject({ user_id: other.userId, role: "viewer" });
   });
@@ -403,15 +424,30 @@ describe("members", () => {
   it("demoting the last owner is a 409", async () => {
     const owner = await makeUser();
     const ws = await makeWorkspace(owner.token);
-    const r = await api("PUT", `/v1/workspaces/${ws.id}/members/${owner.userId}`, { token: owner.token, body: { role: "admin" } });
+    const r = await api("PUT", `/v1/workspaces/${ws.id}/members/${owner.userId}`, {
+      token: owner.token,
+      body: { role: "admin" },
+    });
     expectProblem(r, 409, { code: "conflict" });
-    const m = await db().membership.findUnique({ where: { workspaceId_userId: { workspaceId: ws.id, userId: owner.userId } } });
+    const m = await db().membership.findUnique({
+      where: { workspaceId_userId: { workspaceId: ws.id, userId: owner.userId } },
+    });
     expect(m?.role).toBe("owner");
 
     // With a second owner the demotion is allowed.
     const second = await makeUser();
-    expect((await api("PUT", `/v1/workspaces/${ws.id}/members/${second.userId}`, { token: owner.token, body: { role: "owner" } })).status).toBe(200);
-    const ok = await api("PUT", `/v1/workspaces/${ws.id}/members/${owner.userId}`, { token: owner.token, body: { role: "admin" } });
+    expect(
+      (
+        await api("PUT", `/v1/workspaces/${ws.id}/members/${second.userId}`, {
+          token: owner.token,
+          body: { role: "owner" },
+        })
+      ).status,
+    ).toBe(200);
+    const ok = await api("PUT", `/v1/workspaces/${ws.id}/members/${owner.userId}`, {
+      token: owner.token,
+      body: { role: "admin" },
+    });
     expect(ok.status, ok.text).toBe(200);
   });
 
@@ -419,7 +455,10 @@ describe("members", () => {
     const x = await makeUser();
     const y = await makeUser();
     const ws = await makeWorkspace(x.token);
-    expect((await api("PUT", `/v1/workspaces/${ws.id}/members/${y.userId}`, { token: x.token, body: { role: "owner" } })).status).toBe(200);
+    expect(
+      (await api("PUT", `/v1/workspaces/${ws.id}/members/${y.userId}`, { token: x.token, body: { role: "owner" } }))
+        .status,
+    ).toBe(200);
     const [rx, ry] = await Promise.all([
       api("PUT", `/v1/workspaces/${ws.id}/members/${y.userId}`, { token: x.token, body: { role: "admin" } }),
       api("PUT", `/v1/workspaces/${ws.id}/members/${x.userId}`, { token: y.token, body: { role: "admin" } }),
@@ -434,20 +473,42 @@ describe("members", () => {
     const admin = await makeUser();
     const target = await makeUser();
     const ws = await makeWorkspace(owner.token);
-    expect((await api("PUT", `/v1/workspaces/${ws.id}/members/${admin.userId}`, { token: owner.token, body: { role: "admin" } })).status).toBe(200);
+    expect(
+      (
+        await api("PUT", `/v1/workspaces/${ws.id}/members/${admin.userId}`, {
+          token: owner.token,
+          body: { role: "admin" },
+        })
+      ).status,
+    ).toBe(200);
 
-    const grant = await api("PUT", `/v1/workspaces/${ws.id}/members/${target.userId}`, { token: admin.token, body: { role: "owner" } });
+    const grant = await api("PUT", `/v1/workspaces/${ws.id}/members/${target.userId}`, {
+      token: admin.token,
+      body: { role: "owner" },
+    });
     expectProblem(grant, 403, { code: "forbidden" });
-    const demote = await api("PUT", `/v1/workspaces/${ws.id}/members/${owner.userId}`, { token: admin.token, body: { role: "viewer" } });
+    const demote = await api("PUT", `/v1/workspaces/${ws.id}/members/${owner.userId}`, {
+      token: admin.token,
+      body: { role: "viewer" },
+    });
     expectProblem(demote, 403, { code: "forbidden" });
-    const self = await api("PUT", `/v1/workspaces/${ws.id}/members/${admin.userId}`, { token: admin.token, body: { role: "owner" } });
+    const self = await api("PUT", `/v1/workspaces/${ws.id}/members/${admin.userId}`, {
+      token: admin.token,
+      body: { role: "owner" },
+    });
     expectProblem(self, 403, { code: "forbidden" });
 
     const members = await db().membership.findMany({ where: { workspaceId: ws.id } });
-    expect(Object.fromEntries(members.map((m) => [m.userId, m.role]))).toEqual({ [owner.userId]: "owner", [admin.userId]: "admin" });
+    expect(Object.fromEntries(members.map((m) => [m.userId, m.role]))).toEqual({
+      [owner.userId]: "owner",
+      [admin.userId]: "admin",
+    });
 
     // An admin may still add a developer.
-    const dev = await api("PUT", `/v1/workspaces/${ws.id}/members/${target.userId}`, { token: admin.token, body: { role: "developer" } });
+    const dev = await api("PUT", `/v1/workspaces/${ws.id}/members/${target.userId}`, {
+      token: admin.token,
+      body: { role: "developer" },
+    });
     expect(dev.status, dev.text).toBe(200);
   });
 
@@ -455,17 +516,29 @@ describe("members", () => {
     const owner = await makeUser();
     const other = await makeUser();
     const ws = await makeWorkspace(owner.token);
-    const r1 = await api("PUT", `/v1/workspaces/${ws.id}/members/${other.userId}`, { token: owner.token, body: { role: "superuser" } });
+    const r1 = await api("PUT", `/v1/workspaces/${ws.id}/members/${other.userId}`, {
+      token: owner.token,
+      body: { role: "superuser" },
+    });
     const p1 = expectProblem(r1, 422, { code: "validation_failed" });
     expect(p1.errors?.map((e) => e.path)).toContain("/role");
 
-    const r2 = await api("PUT", `/v1/workspaces/${ws.id}/members/${newId("usr")}`, { token: owner.token, body: { role: "developer" } });
+    const r2 = await api("PUT", `/v1/workspaces/${ws.id}/members/${newId("usr")}`, {
+      token: owner.token,
+      body: { role: "developer" },
+    });
     expectProblem(r2, 404, { code: "not_found" });
 
-    const r3 = await api("PUT", `/v1/workspaces/${ws.id}/members/usr_NOT-AN-ID`, { token: owner.token, body: { role: "developer" } });
+    const r3 = await api("PUT", `/v1/workspaces/${ws.id}/members/usr_NOT-AN-ID`, {
+      token: owner.token,
+      body: { role: "developer" },
+    });
     expectProblem(r3, 400, { code: "bad_request" });
 
-    const r4 = await api("PUT", `/v1/workspaces/${ws.id}/members/${newId("ws")}`, { token: owner.token, body: { role: "developer" } });
+    const r4 = await api("PUT", `/v1/workspaces/${ws.id}/members/${newId("ws")}`, {
+      token: owner.token,
+      body: { role: "developer" },
+    });
     expectProblem(r4, 400, { code: "bad_request" });
 
     expect(await db().membership.count({ where: { workspaceId: ws.id } })).toBe(1);
@@ -484,9 +557,21 @@ describe("roles (design: owner > admin > developer > viewer)", () => {
     const viewer = await makeUser();
     const other = await makeUser();
     const ws = await makeWorkspace(owner.token);
-    expect((await api("PUT", `/v1/workspaces/${ws.id}/members/${viewer.userId}`, { token: owner.token, body: { role: "viewer" } })).status).toBe(200);
+    expect(
+      (
+        await api("PUT", `/v1/workspaces/${ws.id}/members/${viewer.userId}`, {
+          token: owner.token,
+          body: { role: "viewer" },
+        })
+      ).status,
+    ).toBe(200);
 
-    for (const path of [`/v1/workspaces/${ws.id}`, `/v1/workspaces/${ws.id}/plan`, `/v1/workspaces/${ws.id}/budgets`, `/v1/workspaces/${ws.id}/members`]) {
+    for (const path of [
+      `/v1/workspaces/${ws.id}`,
+      `/v1/workspaces/${ws.id}/plan`,
+      `/v1/workspaces/${ws.id}/budgets`,
+      `/v1/workspaces/${ws.id}/members`,
+    ]) {
       const r = await api("GET", path, { token: viewer.token });
       expect(r.status, `${path}: ${r.text}`).toBe(200);
     }
@@ -505,13 +590,18 @@ describe("roles (design: owner > admin > developer > viewer)", () => {
       expect(rows, path).toHaveLength(1);
       expect(rows[0]!.actorId).toBe(viewer.userId);
     }
-    const post = await api("POST", `/v1/workspaces/${ws.id}/members`, { token: viewer.token, body: { email: other.email, role: "viewer" } });
+    const post = await api("POST", `/v1/workspaces/${ws.id}/members`, {
+      token: viewer.token,
+      body: { email: other.email, role: "viewer" },
+    });
     expectProblem(post, 403, { code: "forbidden" });
 
     const plan = await api("GET", `/v1/workspaces/${ws.id}/plan`, { token: owner.token });
     expect(plan.json.plan).toBe("free");
     expect(await db().membership.count({ where: { workspaceId: ws.id } })).toBe(2);
-    const viewerRow = await db().membership.findUnique({ where: { workspaceId_userId: { workspaceId: ws.id, userId: viewer.userId } } });
+    const viewerRow = await db().membership.findUnique({
+      where: { workspaceId_userId: { workspaceId: ws.id, userId: viewer.userId } },
+    });
     expect(viewerRow?.role).toBe("viewer");
   });
 
@@ -560,7 +650,11 @@ describe("plan (spec 2.15)", () => {
     expect(Object.keys(plan.entitlements).sort()).toEqual([...USAGE_CATEGORIES].sort());
 
     const c = evt();
-    const put = await api("PUT", `/v1/workspaces/${ws.id}/plan`, { token: owner.token, body: { plan: "team" }, headers: { "x-correlation-id": c } });
+    const put = await api("PUT", `/v1/workspaces/${ws.id}/plan`, {
+      token: owner.token,
+      body: { plan: "team" },
+      headers: { "x-correlation-id": c },
+    });
     expect(put.status, put.text).toBe(200);
     const team = expectShape(Plan, put.json);
     expect(team.plan).toBe("team");
@@ -614,7 +708,9 @@ describe("budgets (spec 2.15)", () => {
     const ws = await makeWorkspace(owner.token);
     const c = evt();
     const r = await api("PUT", `/v1/workspaces/${ws.id}/budgets/ai_tokens`, {
-      token: owner.token, body: { limit_units: 1000 }, headers: { "x-correlation-id": c },
+      token: owner.token,
+      body: { limit_units: 1000 },
+      headers: { "x-correlation-id": c },
     });
     expect(r.status, r.text).toBe(200);
     const b = expectShape(Budget, r.json);
@@ -628,20 +724,31 @@ describe("budgets (spec 2.15)", () => {
     expect(list.items.find((x) => x.usage_category === "ai_tokens")!.id).toBe(b.id);
     expect(list.items.filter((x) => x.usage_category !== "ai_tokens").every((x) => x.limit_units === null)).toBe(true);
 
-    const zero = await api("PUT", `/v1/workspaces/${ws.id}/budgets/storage`, { token: owner.token, body: { limit_units: 0 } });
+    const zero = await api("PUT", `/v1/workspaces/${ws.id}/budgets/storage`, {
+      token: owner.token,
+      body: { limit_units: 0 },
+    });
     expect(zero.status, zero.text).toBe(200);
     expect(zero.json.limit_units).toBe(0);
 
-    const unl = await api("PUT", `/v1/workspaces/${ws.id}/budgets/ai_tokens`, { token: owner.token, body: { limit_units: null } });
+    const unl = await api("PUT", `/v1/workspaces/${ws.id}/budgets/ai_tokens`, {
+      token: owner.token,
+      body: { limit_units: null },
+    });
     expect(unl.status, unl.text).toBe(200);
     expect(expectShape(Budget, unl.json).limit_units).toBeNull();
-    expect((await budgets(owner.token, ws.id)).items.find((x) => x.usage_category === "ai_tokens")!.limit_units).toBeNull();
+    expect(
+      (await budgets(owner.token, ws.id)).items.find((x) => x.usage_category === "ai_tokens")!.limit_units,
+    ).toBeNull();
   });
 
-  it("rejects -1, \"10\", {} and other non-numbers with 422 and an unknown category with 400; the budget is unchanged", async () => {
+  it('rejects -1, "10", {} and other non-numbers with 422 and an unknown category with 400; the budget is unchanged', async () => {
     const owner = await makeUser();
     const ws = await makeWorkspace(owner.token);
-    const set = await api("PUT", `/v1/workspaces/${ws.id}/budgets/ai_tokens`, { token: owner.token, body: { limit_units: 1000 } });
+    const set = await api("PUT", `/v1/workspaces/${ws.id}/budgets/ai_tokens`, {
+      token: owner.token,
+      body: { limit_units: 1000 },
+    });
     expect(set.status).toBe(200);
     const before = await budgets(owner.token, ws.id);
     const auditBefore = (await auditRows(ws.id, { action: "budget.changed" })).length;
@@ -666,10 +773,16 @@ describe("budgets (spec 2.15)", () => {
         const changed = now.items.find((x) => x.usage_category === "ai_tokens");
         wrong.push(`${label}: stored ai_tokens budget changed to ${JSON.stringify(changed?.limit_units)}`);
         const ai = before.items.find((x) => x.usage_category === "ai_tokens")!;
-        await db().budget.update({ where: { id: ai.id }, data: { limitUnits: 1000, updatedAt: new Date(ai.updated_at) } });
+        await db().budget.update({
+          where: { id: ai.id },
+          data: { limitUnits: 1000, updatedAt: new Date(ai.updated_at) },
+        });
       }
     }
-    const cat = await api("PUT", `/v1/workspaces/${ws.id}/budgets/bananas`, { token: owner.token, body: { limit_units: 5 } });
+    const cat = await api("PUT", `/v1/workspaces/${ws.id}/budgets/bananas`, {
+      token: owner.token,
+      body: { limit_units: 5 },
+    });
     expectProblem(cat, 400, { code: "bad_request" });
 
     expect(wrong, wrong.join("\n")).toEqual([]);
@@ -683,7 +796,10 @@ describe("body schemas are not loosened by the REST layer", () => {
   it("serving a PUT budget over REST leaves the shared BudgetRequest contract strict", async () => {
     const owner = await makeUser();
     const ws = await makeWorkspace(owner.token);
-    const r = await api("PUT", `/v1/workspaces/${ws.id}/budgets/runtime`, { token: owner.token, body: { limit_units: 7 } });
+    const r = await api("PUT", `/v1/workspaces/${ws.id}/budgets/runtime`, {
+      token: owner.token,
+      body: { limit_units: 7 },
+    });
     expect(r.status, r.text).toBe(200);
     // The same zod object validates tRPC (console) input: it must still refuse a string after a REST call.
     expect(ZBudgetRequest.safeParse({ limit_units: "10" }).success).toBe(false);
@@ -704,7 +820,13 @@ describe("audit chain", () => {
     const chain = await verifyAuditChain(ws.id);
     expect(chain).toEqual({ ok: true, brokenAt: null, count: 5 });
     const actions = (await auditRows(ws.id)).map((r) => r.action);
-    expect(actions).toEqual(["member.upserted", "plan.changed", "budget.changed", "member.upserted", "authz.forbidden"]);
+    expect(actions).toEqual([
+      "member.upserted",
+      "plan.changed",
+      "budget.changed",
+      "member.upserted",
+      "authz.forbidden",
+    ]);
     const rows = await auditRows(ws.id);
     rows.forEach((r, i) => {
       expect(r.id).toMatch(idRegex("aud"));
@@ -712,8 +834,12 @@ describe("audit chain", () => {
       expect(r.prevHash).toBe(i === 0 ? null : rows[i - 1]!.hash);
     });
 
-    await expect(db().$executeRawUnsafe("UPDATE audit_records SET action = 'plan.changed' WHERE workspace_id = $1", ws.id)).rejects.toThrow(/append-only/);
-    await expect(db().$executeRawUnsafe("DELETE FROM audit_records WHERE workspace_id = $1", ws.id)).rejects.toThrow(/append-only/);
+    await expect(
+      db().$executeRawUnsafe("UPDATE audit_records SET action = 'plan.changed' WHERE workspace_id = $1", ws.id),
+    ).rejects.toThrow(/append-only/);
+    await expect(db().$executeRawUnsafe("DELETE FROM audit_records WHERE workspace_id = $1", ws.id)).rejects.toThrow(
+      /append-only/,
+    );
     expect(await db().auditRecord.count({ where: { workspaceId: ws.id } })).toBe(5);
     expect((await verifyAuditChain(ws.id)).ok).toBe(true);
   });
@@ -725,10 +851,18 @@ describe("Idempotency-Key (in-process)", () => {
     const u = await makeUser();
     const key = `k-${randomBytes(8).toString("hex")}`;
     const name = `idem ${key}`;
-    const r1 = await api("POST", "/v1/workspaces", { token: u.token, body: { name }, headers: { "idempotency-key": key } });
+    const r1 = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      body: { name },
+      headers: { "idempotency-key": key },
+    });
     expect(r1.status, r1.text).toBe(201);
     expect(r1.headers.get("idempotent-replayed")).toBeNull();
-    const r2 = await api("POST", "/v1/workspaces", { token: u.token, body: { name }, headers: { "idempotency-key": key } });
+    const r2 = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      body: { name },
+      headers: { "idempotency-key": key },
+    });
     expect(r2.status, r2.text).toBe(201);
     expect(r2.headers.get("idempotent-replayed")).toBe("true");
     expect(r2.json.id).toBe(r1.json.id);
@@ -741,19 +875,35 @@ describe("Idempotency-Key (in-process)", () => {
   it("same key with a different body is 422; nothing is created", async () => {
     const u = await makeUser();
     const key = `k-${randomBytes(8).toString("hex")}`;
-    const r1 = await api("POST", "/v1/workspaces", { token: u.token, body: { name: "first" }, headers: { "idempotency-key": key } });
+    const r1 = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      body: { name: "first" },
+      headers: { "idempotency-key": key },
+    });
     expect(r1.status).toBe(201);
-    const r2 = await api("POST", "/v1/workspaces", { token: u.token, body: { name: "second" }, headers: { "idempotency-key": key } });
+    const r2 = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      body: { name: "second" },
+      headers: { "idempotency-key": key },
+    });
     expectProblem(r2, 422, { code: "validation_failed" });
     expect(await listAll(u.token)).toEqual([r1.json.id]);
   });
 
   it("a 257-char key is 400, a 256-char key is accepted", async () => {
     const u = await makeUser();
-    const r = await api("POST", "/v1/workspaces", { token: u.token, body: { name: "long" }, headers: { "idempotency-key": "k".repeat(257) } });
+    const r = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      body: { name: "long" },
+      headers: { "idempotency-key": "k".repeat(257) },
+    });
     expectProblem(r, 400, { code: "bad_request" });
     expect(await listAll(u.token)).toEqual([]);
-    const ok = await api("POST", "/v1/workspaces", { token: u.token, body: { name: "long" }, headers: { "idempotency-key": "k".repeat(256) } });
+    const ok = await api("POST", "/v1/workspaces", {
+      token: u.token,
+      body: { name: "long" },
+      headers: { "idempotency-key": "k".repeat(256) },
+    });
     expect(ok.status, ok.text).toBe(201);
   });
 
@@ -762,8 +912,16 @@ describe("Idempotency-Key (in-process)", () => {
     const b = await makeUser();
     const key = `shared-${randomBytes(8).toString("hex")}`;
     const name = `scoped ${key}`;
-    const ra = await api("POST", "/v1/workspaces", { token: a.token, body: { name }, headers: { "idempotency-key": key } });
-    const rb = await api("POST", "/v1/workspaces", { token: b.token, body: { name }, headers: { "idempotency-key": key } });
+    const ra = await api("POST", "/v1/workspaces", {
+      token: a.token,
+      body: { name },
+      headers: { "idempotency-key": key },
+    });
+    const rb = await api("POST", "/v1/workspaces", {
+      token: b.token,
+      body: { name },
+      headers: { "idempotency-key": key },
+    });
     expect(ra.status).toBe(201);
     expect(rb.status).toBe(201);
     expect(rb.headers.get("idempotent-replayed")).toBeNull();

@@ -41,20 +41,39 @@ const tokenOf = (link: string) => link.slice(link.lastIndexOf("/") + 1);
 /** The console's sign-up-and-accept call, through the real tRPC handler (no session). */
 async function signUp(input: { token: string; name: string; password: string }) {
   const res = await handleTrpc(
-    new Request("http://127.0.0.1/api/trpc/invitations.signUp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) }),
+    new Request("http://127.0.0.1/api/trpc/invitations.signUp", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(input),
+    }),
     async () => null,
   );
-  return { status: res.status, json: (await res.json()) as { result?: { data: Record<string, unknown> }; error?: { message: string; data: { problem?: { reason?: string } } } } };
+  return {
+    status: res.status,
+    json: (await res.json()) as {
+      result?: { data: Record<string, unknown> };
+      error?: { message: string; data: { problem?: { reason?: string } } };
+    },
+  };
 }
 
-const accept = (token: string, user: TTestUser) => api("POST", "/v1/invitations/accept", { token: user.token, body: { token } });
+const accept = (token: string, user: TTestUser) =>
+  api("POST", "/v1/invitations/accept", { token: user.token, body: { token } });
 
 describe("inviting", () => {
   it("emails a single-use link; the stored token is only its hash; the invitation is listed as pending with its expiry and audited", async () => {
     const email = uniqueEmail("ada");
     const r = await invite(email.toUpperCase(), "admin");
     expect(r.status).toBe(201);
-    expect(r.json).toMatchObject({ email, role: "admin", status: "pending", email_status: "sent", email_error: null, send_count: 1, invited_by: { id: owner.userId, email: owner.email } });
+    expect(r.json).toMatchObject({
+      email,
+      role: "admin",
+      status: "pending",
+      email_status: "sent",
+      email_error: null,
+      send_count: 1,
+      invited_by: { id: owner.userId, email: owner.email },
+    });
     expect(JSON.stringify(r.json)).not.toMatch(/token/);
     const days = (Date.parse(r.json.expires_at) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
@@ -80,7 +99,14 @@ describe("inviting", () => {
 
   it("refuses (409, nothing written) an address that is already a member or already invited", async () => {
     const member = await makeUser();
-    expect((await api("PUT", `/v1/workspaces/${ws}/members/${member.userId}`, { token: owner.token, body: { role: "viewer" } })).status).toBe(200);
+    expect(
+      (
+        await api("PUT", `/v1/workspaces/${ws}/members/${member.userId}`, {
+          token: owner.token,
+          body: { role: "viewer" },
+        })
+      ).status,
+    ).toBe(200);
     const before = await db().invitation.count({ where: { workspaceId: ws } });
     const m = await invite(member.email);
     expect(m.status).toBe(409);
@@ -162,14 +188,24 @@ describe("accepting", () => {
     const token = tokenOf(invitationLinkOf(await sink.waitFor(email)));
     const r = await signUp({ token, name: "Grace Hopper", password: "a long enough password" });
     expect(r.status).toBe(200);
-    expect(r.json.result?.data).toMatchObject({ workspace_id: ws, workspace_name: "Acme", role: "developer", already_member: false, email });
+    expect(r.json.result?.data).toMatchObject({
+      workspace_id: ws,
+      workspace_name: "Acme",
+      role: "developer",
+      already_member: false,
+      email,
+    });
 
     const members = await api("GET", `/v1/workspaces/${ws}/members?limit=100`, { token: owner.token });
-    expect(members.json.items).toEqual(expect.arrayContaining([expect.objectContaining({ email, name: "Grace Hopper", role: "developer" })]));
+    expect(members.json.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ email, name: "Grace Hopper", role: "developer" })]),
+    );
     const got = await api("GET", `/v1/workspaces/${ws}/invitations/${inv.json.id}`, { token: owner.token });
     expect(got.json).toMatchObject({ status: "accepted" });
     expect(got.json.accepted_by_id).toMatch(/^usr_/);
-    const joined = await db().auditRecord.findFirst({ where: { workspaceId: ws, action: "member.upserted", targetId: got.json.accepted_by_id } });
+    const joined = await db().auditRecord.findFirst({
+      where: { workspaceId: ws, action: "member.upserted", targetId: got.json.accepted_by_id },
+    });
     expect(joined?.details).toMatchObject({ via: "invitation", invitation_id: inv.json.id, role: "developer" });
 
     const twice = await signUp({ token, name: "Mallory", password: "another long password" });
@@ -217,9 +253,13 @@ describe("accepting", () => {
     const r = await accept(token, invitee);
     expect(r.status).toBe(409);
     expect(r.json.reason).toBe("invitation_expired");
-    const pending = await api("GET", `/v1/workspaces/${ws}/invitations?status=pending&limit=100`, { token: owner.token });
+    const pending = await api("GET", `/v1/workspaces/${ws}/invitations?status=pending&limit=100`, {
+      token: owner.token,
+    });
     expect(pending.json.items.map((i: { id: string }) => i.id)).not.toContain(inv.json.id);
-    const expired = await api("GET", `/v1/workspaces/${ws}/invitations?status=expired&limit=100`, { token: owner.token });
+    const expired = await api("GET", `/v1/workspaces/${ws}/invitations?status=expired&limit=100`, {
+      token: owner.token,
+    });
     expect(expired.json.items.map((i: { id: string }) => i.id)).toContain(inv.json.id);
     expect((await invite(invitee.email)).status).toBe(201);
     expect((await db().invitation.findUniqueOrThrow({ where: { id: inv.json.id } })).status).toBe("expired");
@@ -235,8 +275,14 @@ describe("accepting", () => {
     const r = await accept(token, invitee);
     expect(r.status).toBe(409);
     expect(r.json.reason).toBe("invitation_revoked");
-    expect((await api("DELETE", `/v1/workspaces/${ws}/invitations/${inv.json.id}`, { token: owner.token })).status).toBe(409);
-    expect(await db().auditRecord.count({ where: { workspaceId: ws, action: "member.invitation_revoked", targetId: inv.json.id } })).toBe(1);
+    expect(
+      (await api("DELETE", `/v1/workspaces/${ws}/invitations/${inv.json.id}`, { token: owner.token })).status,
+    ).toBe(409);
+    expect(
+      await db().auditRecord.count({
+        where: { workspaceId: ws, action: "member.invitation_revoked", targetId: inv.json.id },
+      }),
+    ).toBe(1);
   });
 
   it("an unknown or malformed token is a 404 / 422", async () => {
@@ -260,7 +306,10 @@ describe("resending", () => {
     expect(Number(soon.headers.get("retry-after"))).toBeGreaterThan(0);
 
     // Move the last send (and the expiry) into the past instead of waiting.
-    await db().invitation.update({ where: { id: inv.json.id }, data: { lastSentAt: new Date(Date.now() - 120_000), expiresAt: new Date(Date.now() - 1000) } });
+    await db().invitation.update({
+      where: { id: inv.json.id },
+      data: { lastSentAt: new Date(Date.now() - 120_000), expiresAt: new Date(Date.now() - 1000) },
+    });
     const count = sink.inbox.filter((m) => m.to.includes(invitee.email)).length;
     const again = await api("POST", `/v1/workspaces/${ws}/invitations/${inv.json.id}/resend`, { token: owner.token });
     expect(again.status).toBe(200);
@@ -288,7 +337,11 @@ describe("across workspaces", () => {
 
     expect((await api("GET", `/v1/workspaces/${wsB}/invitations`, { token: owner.token })).status).toBe(403);
     expect((await invite(uniqueEmail(), "viewer", owner.token, wsB)).status).toBe(403);
-    for (const [method, path] of [["GET", `/invitations/${id}`], ["POST", `/invitations/${id}/resend`], ["DELETE", `/invitations/${id}`]] as const) {
+    for (const [method, path] of [
+      ["GET", `/invitations/${id}`],
+      ["POST", `/invitations/${id}/resend`],
+      ["DELETE", `/invitations/${id}`],
+    ] as const) {
       const viaB = await api(method, `/v1/workspaces/${wsB}${path}`, { token: owner.token });
       expect(viaB.status).toBe(403);
       const viaA = await api(method, `/v1/workspaces/${ws}${path}`, { token: owner.token });

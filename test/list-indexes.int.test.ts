@@ -23,7 +23,11 @@ const LISTS: [list: string, table: string, columns: string[]][] = [
   ["capability invocations ?outcome", "capability_invocations", ["workspace_id", "outcome"]],
   ["capability invocations ?capability", "capability_invocations", ["workspace_id", "capability"]],
   ["capability invocations search ?reason", "capability_invocations", ["workspace_id", "reason"]],
-  ["capability invocations search ?service_identity_id", "capability_invocations", ["workspace_id", "service_identity_id"]],
+  [
+    "capability invocations search ?service_identity_id",
+    "capability_invocations",
+    ["workspace_id", "service_identity_id"],
+  ],
   ["deployments", "deployments", ["workspace_id"]],
   ["deployments ?revision_id", "deployments", ["revision_id"]],
   ["deployments ?release_id", "deployments", ["release_id"]],
@@ -83,7 +87,10 @@ describe("list indexes", () => {
   it.each(LISTS)("%s: (%s) has an index (scope, created_at, id)", (_list, table, columns) => {
     const want = [...columns, "created_at", "id"];
     const found = indexes.filter((ix) => ix.table === table && want.every((c, i) => ix.columns[i] === c));
-    expect(found.map((ix) => ix.name), `indexes of ${table}: ${JSON.stringify(indexes.filter((ix) => ix.table === table))}`).not.toEqual([]);
+    expect(
+      found.map((ix) => ix.name),
+      `indexes of ${table}: ${JSON.stringify(indexes.filter((ix) => ix.table === table))}`,
+    ).not.toEqual([]);
   });
 
   it("EXPLAIN: an audit action with no match reads the (workspace_id, action, created_at, id) index, not the workspace", async () => {
@@ -106,7 +113,10 @@ describe("list indexes", () => {
   it("EXPLAIN: the webhook claim walks a subscription's pending deliveries in index order (no sort of the backlog)", async () => {
     // The claim (webhooks/delivery.service.ts) orders by `event_seq NULLS FIRST` and stops after the
     // free in-flight slots; an index in another order makes it read and sort the whole backlog.
-    const claim = readFileSync(path.join(import.meta.dirname, "../src/server/domain/webhooks/delivery.service.ts"), "utf8");
+    const claim = readFileSync(
+      path.join(import.meta.dirname, "../src/server/domain/webhooks/delivery.service.ts"),
+      "utf8",
+    );
     expect(claim).toContain("ORDER BY d.event_seq NULLS FIRST");
     const text = await db().$transaction(async (tx) => {
       await tx.$executeRaw`SET LOCAL enable_sort = off`;

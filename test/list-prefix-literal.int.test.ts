@@ -7,8 +7,11 @@ import { bootBridgeApp, bridge, kvCapability, setupBridge, type TBridgeSetup } f
  * `/app/a`); now they only match themselves.
  */
 const storageCapability = {
-  id: "storage.object" as const, required: true, actions: ["read", "write", "delete", "list"],
-  scope: { prefix: "/files", max_object_bytes: 100 }, credential_owner: "workspace" as const,
+  id: "storage.object" as const,
+  required: true,
+  actions: ["read", "write", "delete", "list"],
+  scope: { prefix: "/files", max_object_bytes: 100 },
+  credential_owner: "workspace" as const,
   provider: { allow: ["platform"], fallback: "none" as const },
 };
 
@@ -22,7 +25,10 @@ beforeAll(async () => {
   for (const k of KEYS) {
     const kv = await bridge(s.token, "data.kv", "set", { key: `/app/${k}`, value: k });
     expect(kv.status, kv.text).toBe(200);
-    const obj = await bridge(s.token, "storage.object", "write", { key: `/files/${k}`, content_base64: Buffer.from(k).toString("base64") });
+    const obj = await bridge(s.token, "storage.object", "write", {
+      key: `/files/${k}`,
+      content_base64: Buffer.from(k).toString("base64"),
+    });
     expect(obj.status, obj.text).toBe(200);
   }
 });

@@ -30,7 +30,14 @@ afterAll(async () => {
 });
 
 describe("malformed percent-encoding in the path", () => {
-  for (const path of ["/v1/workspaces/%ZZ", "/v1/workspaces/%E0%A4%A", "/v1/%C0%AF/x", "/v1/workspaces/ws_x/members/%ED%A0%80", "/v1/capabilities/%ZZ/get", "/%"]) {
+  for (const path of [
+    "/v1/workspaces/%ZZ",
+    "/v1/workspaces/%E0%A4%A",
+    "/v1/%C0%AF/x",
+    "/v1/workspaces/ws_x/members/%ED%A0%80",
+    "/v1/capabilities/%ZZ/get",
+    "/%",
+  ]) {
     it(`${path} is a 400 problem, never reaching Next.js`, async () => {
       const before = reachedNext;
       const res = await fetch(base + path + "?q=%ZZ", { method: "POST", body: "{}" });

@@ -6,15 +6,23 @@ import { buildSync } from "esbuild";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
-import { handleSurfaceRequest } from "@/server/domain/deployments/surfaces.service";
-import { measureManagedResources, processManagedResources } from "@/server/domain/managed-resources/managed-resources.worker";
-import { databaseExists, destroyDatabase, managedPostgresTarget, scramVerifier } from "@/server/domain/managed-resources/postgres-admin";
+import {
+  measureManagedResources,
+  processManagedResources,
+} from "@/server/domain/managed-resources/managed-resources.worker";
+import {
+  databaseExists,
+  destroyDatabase,
+  managedPostgresTarget,
+  scramVerifier,
+} from "@/server/domain/managed-resources/postgres-admin";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
 import { utcMonth } from "@/server/platform/time";
 import { runner } from "@/server/runtime";
 import { closeBridgeSocket } from "@/server/runtime/bridge-socket";
 import { closeResourceSockets, serveResourceSockets } from "@/server/runtime/resource-sockets";
+import { handleSurfaceRequest } from "./support/handlers";
 import { api, makeUser, makeWorkspace, type TApiResult, type TTestUser } from "./support/api";
 import { bootBridgeApp } from "./support/bridge-fixtures";
 import { testDbMode } from "./support/db";
@@ -32,7 +40,13 @@ import { rowsText } from "./support/json-text";
 const APP = readFileSync(path.join(import.meta.dirname, "fixtures", "resource-app.js"), "utf8");
 const PG_BUNDLE = buildSync({
   stdin: { contents: 'module.exports = require("pg");', resolveDir: path.join(import.meta.dirname, "..") },
-  bundle: true, platform: "node", format: "cjs", write: false, minify: true, external: ["pg-native"], logLevel: "error",
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  write: false,
+  minify: true,
+  external: ["pg-native"],
+  logLevel: "error",
 }).outputFiles[0]!.text;
 const APP_FILES = { "server.js": APP, "pg.js": PG_BUNDLE };
 
@@ -60,7 +74,9 @@ const viaPath = async (srf: string, p: string) => {
   return { status: r.status, json: JSON.parse(await r.text()) };
 };
 async function runWorker(): Promise<void> {
-  while ((await processManagedResources(50)) > 0) { /* next batch */ }
+  while ((await processManagedResources(50)) > 0) {
+    /* next batch */
+  }
 }
 
 beforeAll(async () => {
@@ -68,10 +84,10 @@ beforeAll(async () => {
   process.env.LOG_LEVEL = "debug";
   for (const stream of [process.stdout, process.stderr]) {
     const original = stream.write.bind(stream);
-    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    stream.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
       logLines.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
       return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-    });
+    };
     restoreWrites.push(() => (stream.write = original));
   }
   await bootBridgeApp();
@@ -97,13 +113,18 @@ afterAll(async () => {
 
 describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
   it("is created, attached, used by a deployed app, detached and reattached with its rows, refused deletion while attached, and destroyed only after the grace period", async () => {
-    const created = await api("POST", base(), { token: owner.token, body: { kind: "postgres", name: "main-db", attach: { product_id: app.productId } } });
+    const created = await api("POST", base(), {
+      token: owner.token,
+      body: { kind: "postgres", name: "main-db", attach: { product_id: app.productId } },
+    });
     expect(created.status).toBe(201);
     const mres = created.json;
     const password: string = mres.secret.password;
     expect(password.length).toBeGreaterThanOrEqual(40);
     expect(mres).toMatchObject({
-      kind: "postgres", status: "provisioning", name: "main-db",
+      kind: "postgres",
+      status: "provisioning",
+      name: "main-db",
       attachment: { product_id: app.productId, environment_type: null, env_var: "DATABASE_URL" },
       connection: { database: expect.stringMatching(/^mres_/), username: expect.stringMatching(/^mres_/) },
     });
@@ -127,16 +148,28 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     const d1 = await deploy(owner, ws, app.revisionId);
     expect(d1.status).toBe("active");
     const env1 = await viaPath(d1.surface_id, "/env");
-    const sandboxed = ((await db().deployment.findUniqueOrThrow({ where: { id: d1.id } })).runtime as { sandbox: string }).sandbox === "bubblewrap";
-    expect(env1.json).toMatchObject({ has_database_url: true, database_host: sandboxed ? "/capstan/run/pg0" : expect.stringMatching(/\/run\/pg0$/) });
+    const sandboxed =
+      ((await db().deployment.findUniqueOrThrow({ where: { id: d1.id } })).runtime as { sandbox: string }).sandbox !==
+      "none";
+    expect(env1.json).toMatchObject({
+      has_database_url: true,
+      database_host: sandboxed ? "/capstan/run/pg0" : expect.stringMatching(/\/run\/pg0$/),
+    });
     const write = await viaPath(d1.surface_id, "/db/write?v=kept-row");
     expect(write).toMatchObject({ status: 200, json: { rows: [{ body: "kept-row" }] } });
     const read = await viaPath(d1.surface_id, "/db/read");
     expect(read.json).toMatchObject({ rows: [{ body: "kept-row" }], who: { u: names.role, d: names.database } });
     // The socket serves this database only (the server trusts loopback; the socket is what stops it).
     const other = await viaPath(d1.surface_id, "/db/other");
-    expect(other.json).toMatchObject({ connected: false, error: expect.stringContaining(`only user ${names.role}`) });
-    expect(must(await get(mres.id), 200, "read").used_by).toEqual([{ deployment_id: d1.id, environment_type: "preview", env_var: "DATABASE_URL" }]);
+    expect(other.json).toMatchObject({
+      connected: false,
+      error: expect.stringContaining(
+        `only database ${names.database}, as one of its current login roles (${names.role}`,
+      ),
+    });
+    expect(must(await get(mres.id), 200, "read").used_by).toEqual([
+      { deployment_id: d1.id, environment_type: "preview", env_var: "DATABASE_URL" },
+    ]);
 
     // Detach: data kept, the running app's new connections are refused, a second detach is a 409.
     const detached = must(await call("POST", `${base()}/${mres.id}/detach`, {}), 200, "detach");
@@ -149,8 +182,16 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     expect(must(await get(mres.id), 200, "read").updated_at).toBe(detached.updated_at);
 
     // Reattach (to another product of the workspace): its new deployment sees the row that survived.
-    const re = must(await call("POST", `${base()}/${mres.id}/reattach`, { product_id: otherProduct, environment_type: "preview" }), 200, "reattach");
-    expect(re.attachment).toMatchObject({ product_id: otherProduct, environment_type: "preview", env_var: "DATABASE_URL" });
+    const re = must(
+      await call("POST", `${base()}/${mres.id}/reattach`, { product_id: otherProduct, environment_type: "preview" }),
+      200,
+      "reattach",
+    );
+    expect(re.attachment).toMatchObject({
+      product_id: otherProduct,
+      environment_type: "preview",
+      env_var: "DATABASE_URL",
+    });
     const otherRev = (await db().revision.findFirstOrThrow({ where: { productId: otherProduct } })).id;
     const d2 = await deploy(owner, ws, otherRev);
     expect(d2.status).toBe("active");
@@ -166,20 +207,32 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     await runWorker();
     expect(await databaseExists(names)).toEqual({ role: true, database: true });
     // Restore = reattach during the grace period.
-    const restored = must(await call("POST", `${base()}/${mres.id}/reattach`, { product_id: app.productId }), 200, "restore");
-    expect(restored).toMatchObject({ status: "provisioning", deletion: null, attachment: { product_id: app.productId } });
+    const restored = must(
+      await call("POST", `${base()}/${mres.id}/reattach`, { product_id: app.productId }),
+      200,
+      "restore",
+    );
+    expect(restored).toMatchObject({
+      status: "provisioning",
+      deletion: null,
+      attachment: { product_id: app.productId },
+    });
     await runWorker();
     expect(must(await get(mres.id), 200, "read").status).toBe("available");
     must(await call("POST", `${base()}/${mres.id}/detach`, {}), 200, "detach 3");
     must(await call("DELETE", `${base()}/${mres.id}`), 202, "delete again");
     // The clock moves past the grace period (the row's deadline, not a sleep).
-    await db().$executeRaw`UPDATE "managed_resources" SET "destroy_after" = now() - interval '1 second' WHERE "id" = ${mres.id}`;
+    await db()
+      .$executeRaw`UPDATE "managed_resources" SET "destroy_after" = now() - interval '1 second' WHERE "id" = ${mres.id}`;
     await runWorker();
     const gone = must(await get(mres.id), 200, "read deleted");
     expect(gone).toMatchObject({ status: "deleted", connection: null, attachment: null });
     expect(gone.deleted_at).not.toBeNull();
     expect(await databaseExists(names)).toEqual({ role: false, database: false });
-    expect((await db().managedResource.findUniqueOrThrow({ where: { id: mres.id }, omit: { sealedSecret: false } })).sealedSecret).toBeNull();
+    expect(
+      (await db().managedResource.findUniqueOrThrow({ where: { id: mres.id }, omit: { sealedSecret: false } }))
+        .sealedSecret,
+    ).toBeNull();
 
     // Reattaching a deleted resource: a problem, nothing changed.
     const late = await call("POST", `${base()}/${mres.id}/reattach`, { product_id: app.productId });
@@ -188,9 +241,27 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     expect(must(await get(mres.id), 200, "read").updated_at).toBe(gone.updated_at);
 
     // Each step is an event, in order.
-    const steps = (await db().outboxEvent.findMany({ where: { subject: mres.id, type: "managed_resource.changed" }, orderBy: { createdAt: "asc" } }))
-      .map((e) => (e.data as { step: string }).step);
-    expect(steps).toEqual(["create", "provisioned", "detach", "reattach", "detach", "schedule_delete", "restore", "reattach", "provisioned", "detach", "schedule_delete", "destroy", "destroyed"]);
+    const steps = (
+      await db().outboxEvent.findMany({
+        where: { subject: mres.id, type: "managed_resource.changed" },
+        orderBy: { createdAt: "asc" },
+      })
+    ).map((e) => (e.data as { step: string }).step);
+    expect(steps).toEqual([
+      "create",
+      "provisioned",
+      "detach",
+      "reattach",
+      "detach",
+      "schedule_delete",
+      "restore",
+      "reattach",
+      "provisioned",
+      "detach",
+      "schedule_delete",
+      "destroy",
+      "destroyed",
+    ]);
 
     // The password after creation: in no response, log line, event, audit row or app log.
     expect(seen.join("\n")).not.toContain(password);
@@ -226,7 +297,15 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
 
   it("serves the database socket again after Capstan restarts (reconciler adopt), and only one of two racing reattaches wins", async () => {
     const product = await confirmedApp(owner, ws, { files: APP_FILES }, HEALTH_EDIT);
-    const mres = must(await call("POST", base(), { kind: "postgres", name: "adopted-db", attach: { product_id: product.productId, environment_type: "preview" } }), 201, "create");
+    const mres = must(
+      await call("POST", base(), {
+        kind: "postgres",
+        name: "adopted-db",
+        attach: { product_id: product.productId, environment_type: "preview" },
+      }),
+      201,
+      "create",
+    );
     await runWorker();
     const d = await deploy(owner, ws, product.revisionId);
     expect(d.status).toBe("active");
@@ -260,29 +339,42 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
       failed = must(await call("POST", base(), { kind: "postgres", name: "unreachable-db" }), 201, "create");
       await runWorker();
       const r = must(await get(failed.id), 200, "read");
-      expect(r).toMatchObject({ status: "failed", failure: { code: "provision_failed", message: expect.stringContaining("ECONNREFUSED") } });
+      expect(r).toMatchObject({
+        status: "failed",
+        failure: { code: "provision_failed", message: expect.stringContaining("ECONNREFUSED") },
+      });
       // Deleting it at once (owner): the destruction fails too, is shown, and is retried later.
       must(await call("DELETE", `${base()}/${failed.id}?skip_grace_period=true`), 202, "delete");
       await runWorker();
-      expect(must(await get(failed.id), 200, "read")).toMatchObject({ status: "deleting", failure: { code: "destroy_failed" } });
+      expect(must(await get(failed.id), 200, "read")).toMatchObject({
+        status: "deleting",
+        failure: { code: "destroy_failed" },
+      });
     } finally {
       if (saved === undefined) delete process.env.CAPSTAN_MANAGED_POSTGRES_URL;
       else process.env.CAPSTAN_MANAGED_POSTGRES_URL = saved;
       resetEnvCache();
     }
     // The server is back; the retry is due (its back-off moved into the past): nothing to drop, it ends deleted.
-    await db().$executeRaw`UPDATE "managed_resources" SET "claimed_until" = now() - interval '1 second' WHERE "id" = ${failed.id}`;
+    await db()
+      .$executeRaw`UPDATE "managed_resources" SET "claimed_until" = now() - interval '1 second' WHERE "id" = ${failed.id}`;
     await runWorker();
     expect(must(await get(failed.id), 200, "read")).toMatchObject({ status: "deleted", failure: null });
 
     // Two workers at once: every resource is provisioned exactly once.
     const ids: string[] = [];
-    for (const name of ["race-a", "race-b", "race-c"]) ids.push(must(await call("POST", base(), { kind: name === "race-a" ? "postgres" : "object_bucket", name }), 201, name).id);
+    for (const name of ["race-a", "race-b", "race-c"])
+      ids.push(
+        must(await call("POST", base(), { kind: name === "race-a" ? "postgres" : "object_bucket", name }), 201, name)
+          .id,
+      );
     await Promise.all([processManagedResources(50), processManagedResources(50)]);
     await runWorker();
     for (const id of ids) {
       expect(must(await get(id), 200, "read").status).toBe("available");
-      const provisioned = await db().outboxEvent.count({ where: { subject: id, type: "managed_resource.changed", data: { path: ["step"], equals: "provisioned" } } });
+      const provisioned = await db().outboxEvent.count({
+        where: { subject: id, type: "managed_resource.changed", data: { path: ["step"], equals: "provisioned" } },
+      });
       expect(provisioned).toBe(1);
     }
   });
@@ -292,7 +384,11 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
     const foreign = await call("POST", `${base()}/${mres.id}/reattach`, { product_id: strangerProduct });
     expect(foreign.status).toBe(422);
     expect(foreign.json).toMatchObject({ reason: "product_not_in_workspace", errors: [{ path: "/product_id" }] });
-    const atCreate = await call("POST", base(), { kind: "postgres", name: "sneaky", attach: { product_id: strangerProduct } });
+    const atCreate = await call("POST", base(), {
+      kind: "postgres",
+      name: "sneaky",
+      attach: { product_id: strangerProduct },
+    });
     expect(atCreate.status).toBe(422);
     expect(await db().managedResource.count({ where: { workspaceId: ws, name: "sneaky" } })).toBe(0);
     // The stranger, through their own workspace path: not found; through ours: forbidden.
@@ -305,7 +401,9 @@ describe.skipIf(testDbMode() !== "postgres")("a postgres resource", () => {
       expect((await call(method, p, body, stranger.token)).status).toBe(404);
     }
     expect((await call("GET", `${base()}/${mres.id}`, undefined, stranger.token)).status).toBe(403);
-    expect((await call("POST", `${base()}/${mres.id}/reattach`, { product_id: strangerProduct }, stranger.token)).status).toBe(403);
+    expect(
+      (await call("POST", `${base()}/${mres.id}/reattach`, { product_id: strangerProduct }, stranger.token)).status,
+    ).toBe(403);
     const row = await db().managedResource.findUniqueOrThrow({ where: { id: mres.id } });
     expect(row.productId).toBeNull();
   });
@@ -319,7 +417,8 @@ describe.skipIf(testDbMode() !== "postgres")("the PostgreSQL pieces", () => {
     try {
       await c.query("SET password_encryption = 'scram-sha-256'");
       await c.query(`CREATE ROLE "${role}" LOGIN PASSWORD 'correct horse battery staple'`);
-      const stored = (await c.query<{ p: string }>("SELECT rolpassword AS p FROM pg_authid WHERE rolname = $1", [role])).rows[0]!.p;
+      const stored = (await c.query<{ p: string }>("SELECT rolpassword AS p FROM pg_authid WHERE rolname = $1", [role]))
+        .rows[0]!.p;
       const m = /^SCRAM-SHA-256\$(\d+):([^$]+)\$/.exec(stored)!;
       expect(scramVerifier("correct horse battery staple", Buffer.from(m[2]!, "base64"), Number(m[1]))).toBe(stored);
       expect(scramVerifier("another password", Buffer.from(m[2]!, "base64"), Number(m[1]))).not.toBe(stored);
@@ -334,18 +433,25 @@ describe.skipIf(testDbMode() !== "postgres")("the PostgreSQL pieces", () => {
     const socket = path.join(dir, ".s.PGSQL.5432");
     let open = true;
     const target = managedPostgresTarget()!;
-    await serveResourceSockets("dep_socketcheck", [{ kind: "postgres", resource_id: "mres_x", socket, user: "app_user", database: "app_db", upstream: target }], {
-      gate: async () => (open ? null : "managed resource x is no longer attached"),
-      bucket: () => async () => new Response(null, { status: 404 }),
-    });
-    const talk = (packets: Buffer[]) => new Promise<Buffer>((resolve) => {
-      const s = net.connect(socket);
-      const got: Buffer[] = [];
-      s.on("data", (d) => got.push(d));
-      s.on("close", () => resolve(Buffer.concat(got)));
-      // Every case here ends with the forwarder closing the connection.
-      s.on("connect", () => { for (const p of packets) s.write(p); });
-    });
+    await serveResourceSockets(
+      "dep_socketcheck",
+      [{ kind: "postgres", resource_id: "mres_x", socket, user: "app_user", database: "app_db", upstream: target }],
+      {
+        gate: async () => (open ? null : "managed resource x is no longer attached"),
+        bucket: () => async () => new Response(null, { status: 404 }),
+      },
+    );
+    const talk = (packets: Buffer[]) =>
+      new Promise<Buffer>((resolve) => {
+        const s = net.connect(socket);
+        const got: Buffer[] = [];
+        s.on("data", (d) => got.push(d));
+        s.on("close", () => resolve(Buffer.concat(got)));
+        // Every case here ends with the forwarder closing the connection.
+        s.on("connect", () => {
+          for (const p of packets) s.write(p);
+        });
+      });
     const startup = (user: string, database: string) => {
       const body = Buffer.from(`user\0${user}\0database\0${database}\0\0`);
       const head = Buffer.alloc(8);
@@ -358,7 +464,9 @@ describe.skipIf(testDbMode() !== "postgres")("the PostgreSQL pieces", () => {
       const refusedUser = await talk([sslRequest, startup("postgres", "app_db")]);
       expect(refusedUser.subarray(0, 1).toString()).toBe("N");
       expect(refusedUser.subarray(1, 2).toString()).toBe("E");
-      expect(refusedUser.toString()).toContain("only user app_user and database app_db");
+      expect(refusedUser.toString()).toContain(
+        "only database app_db, as one of its current login roles (app_user when",
+      );
       expect((await talk([Buffer.from([0, 0, 0, 4, 0, 0, 0, 0])])).toString()).toContain("invalid startup packet");
       open = false;
       expect((await talk([startup("app_user", "app_db")])).toString()).toContain("no longer attached");
@@ -369,17 +477,102 @@ describe.skipIf(testDbMode() !== "postgres")("the PostgreSQL pieces", () => {
   });
 });
 
+describe.skipIf(testDbMode() !== "postgres")("a deployment's sockets", () => {
+  it("stop within the normal time after refused, abandoned and half-sent connections on each of them (PostgreSQL, bucket, Bridge) and an app refused after a detach", async () => {
+    const product = await confirmedApp(owner, ws, { files: APP_FILES }, HEALTH_EDIT);
+    const pgRes = must(
+      await call("POST", base(), { kind: "postgres", name: "stop-db", attach: { product_id: product.productId } }),
+      201,
+      "create",
+    );
+    must(
+      await call("POST", base(), {
+        kind: "object_bucket",
+        name: "stop-bucket",
+        attach: { product_id: product.productId },
+      }),
+      201,
+      "create",
+    );
+    await runWorker();
+    const d = await deploy(owner, ws, product.revisionId);
+    expect(d.status).toBe("active");
+    expect((await viaPath(d.surface_id, "/db/write?v=before-detach")).status).toBe(200);
+    // The app keeps asking after a detach (what piled up half-open sockets): each ask is refused.
+    must(await call("POST", `${base()}/${pgRes.id}/detach`, {}), 200, "detach");
+    for (let i = 0; i < 3; i++) {
+      const refused = (await viaPath(d.surface_id, "/db/read")).json;
+      expect(refused.rows).toBeUndefined();
+      expect(refused.error).toEqual(expect.stringMatching(/\S/));
+    }
+
+    const runtime = (await db().deployment.findUniqueOrThrow({ where: { id: d.id } })).runtime as {
+      bridge_socket: string;
+      resources: Array<{ kind: string; socket: string; user?: string }>;
+    };
+    const sockets = [{ kind: "bridge", socket: runtime.bridge_socket }, ...runtime.resources];
+    expect(sockets.map((s) => s.kind).sort()).toEqual(["bridge", "object_bucket", "postgres"]);
+    const open = (p: string, read = true) =>
+      new Promise<net.Socket>((resolve, reject) => {
+        const c = net.connect(p);
+        c.on("error", () => undefined);
+        if (!read) c.pause();
+        c.once("connect", () => resolve(c));
+        c.once("error", reject);
+      });
+    const startup = (user: string, database: string) => {
+      const body = Buffer.from(`user\0${user}\0database\0${database}\0\0`);
+      const head = Buffer.alloc(8);
+      head.writeInt32BE(body.length + 8, 0);
+      head.writeInt32BE(196608, 4);
+      return Buffer.concat([head, body]);
+    };
+    const clients: net.Socket[] = [];
+    for (const s of sockets) {
+      const pgKind = s.kind === "postgres";
+      clients.push(await open(s.socket)); // abandoned: not a byte
+      const half = await open(s.socket);
+      half.write(pgKind ? startup("x", "y").subarray(0, 9) : "GET /x HTTP/1.1\r\nHost: x\r\n");
+      const deaf = await open(s.socket, false); // refused, and never reads the answer
+      deaf.write(pgKind ? startup("nobody", "nowhere") : "GET /../nope HTTP/1.1\r\nHost: x\r\n\r\n");
+      clients.push(half, deaf);
+    }
+    // A stop used to hang here (the forwarder's close() waited on the refused, paused connection).
+    const started = Date.now();
+    const stopped = await Promise.race([
+      call("POST", `/v1/workspaces/${ws}/deployments/${d.id}:stop`, {}),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error("the stop did not answer within 30 s")), 30_000),
+      ),
+    ]);
+    expect(stopped.status, stopped.text).toBe(200);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    for (const c of clients) c.destroy();
+  });
+});
+
 describe("an object bucket", () => {
   it("is a namespace the deployed app writes and reads through BUCKET_URL, measured into the storage budget", async () => {
-    const mres = must(await call("POST", base(), { kind: "object_bucket", name: "uploads", attach: { product_id: app.productId } }), 201, "create");
-    expect(mres).toMatchObject({ kind: "object_bucket", secret: null, connection: { namespace: mres.id }, attachment: { env_var: "BUCKET_URL" } });
+    const mres = must(
+      await call("POST", base(), { kind: "object_bucket", name: "uploads", attach: { product_id: app.productId } }),
+      201,
+      "create",
+    );
+    expect(mres).toMatchObject({
+      kind: "object_bucket",
+      secret: null,
+      connection: { namespace: mres.id },
+      attachment: { env_var: "BUCKET_URL" },
+    });
     await runWorker();
     expect(must(await get(mres.id), 200, "read").status).toBe("available");
     const d = await deploy(owner, ws, app.revisionId);
     expect(d.status).toBe("active");
     expect((await viaPath(d.surface_id, "/bucket/put?key=notes/a.txt&v=hello")).status).toBe(200);
     expect((await viaPath(d.surface_id, "/bucket/get?key=notes/a.txt")).json).toEqual({ status: 200, body: "hello" });
-    expect((await viaPath(d.surface_id, "/bucket/list?prefix=notes/")).json.items).toMatchObject([{ key: "notes/a.txt", size_bytes: 5 }]);
+    expect((await viaPath(d.surface_id, "/bucket/list?prefix=notes/")).json.items).toMatchObject([
+      { key: "notes/a.txt", size_bytes: 5 },
+    ]);
     await measureManagedResources(50, new Date(Date.now() + 7_200_000));
     expect(must(await get(mres.id), 200, "read").size_bytes).toBe(5);
 
@@ -415,8 +608,20 @@ describe("bad input", () => {
     expect(await count()).toBe(n);
 
     // An env var already given to another resource of the same product.
-    const a = must(await call("POST", base(), { kind: "object_bucket", name: "first", attach: { product_id: otherProduct, env_var: "FILES_URL" } }), 201, "first");
-    const clash = await call("POST", base(), { kind: "object_bucket", name: "second", attach: { product_id: otherProduct, env_var: "FILES_URL", environment_type: "production" } });
+    const a = must(
+      await call("POST", base(), {
+        kind: "object_bucket",
+        name: "first",
+        attach: { product_id: otherProduct, env_var: "FILES_URL" },
+      }),
+      201,
+      "first",
+    );
+    const clash = await call("POST", base(), {
+      kind: "object_bucket",
+      name: "second",
+      attach: { product_id: otherProduct, env_var: "FILES_URL", environment_type: "production" },
+    });
     expect(clash.status).toBe(409);
     expect(clash.json.reason).toBe("env_var_taken");
     // The same name twice.
@@ -437,12 +642,23 @@ describe("bad input", () => {
     expect(twice.json.reason).toBe("deletion_scheduled");
 
     const admin = await makeUser();
-    must(await api("PUT", `/v1/workspaces/${ws}/members/${admin.userId}`, { token: owner.token, body: { role: "admin" } }), 200, "member");
+    must(
+      await api("PUT", `/v1/workspaces/${ws}/members/${admin.userId}`, { token: owner.token, body: { role: "admin" } }),
+      200,
+      "member",
+    );
     const skip = await call("DELETE", `${base()}/${a.id}?skip_grace_period=true`, undefined, admin.token);
     expect(skip.status).toBe(403);
     expect(must(await get(a.id), 200, "read").status).toBe("deletion_scheduled");
     const viewer = await makeUser();
-    must(await api("PUT", `/v1/workspaces/${ws}/members/${viewer.userId}`, { token: owner.token, body: { role: "viewer" } }), 200, "member");
+    must(
+      await api("PUT", `/v1/workspaces/${ws}/members/${viewer.userId}`, {
+        token: owner.token,
+        body: { role: "viewer" },
+      }),
+      200,
+      "member",
+    );
     expect((await call("POST", base(), { kind: "object_bucket", name: "viewer-made" }, viewer.token)).status).toBe(403);
     expect((await call("GET", base(), undefined, viewer.token)).status).toBe(200);
   });

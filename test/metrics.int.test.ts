@@ -19,7 +19,8 @@ process.env.CAPSTAN_METRICS_TOKEN = TOKEN;
 process.env.CAPSTAN_METRICS_LISTEN = "127.0.0.1:0";
 resetEnvCache();
 
-const scrape = (headers: Record<string, string> = {}) => handleMetrics(new Request("http://localhost:3000/metrics", { headers }));
+const scrape = (headers: Record<string, string> = {}) =>
+  handleMetrics(new Request("http://localhost:3000/metrics", { headers }));
 
 /** The value of one sample line `name{labels} value` whose labels include all of `labels`. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -49,7 +50,11 @@ afterAll(() => {
 describe("GET /metrics", () => {
   it("after Bridge calls: latency and overhead histograms by capability and outcome, denials by reason", async () => {
     const before = await (await scrape({ authorization: `Bearer ${TOKEN}` })).text();
-    const countBefore = sample(before, "capstan_bridge_request_duration_seconds_count", { capability: "data.kv", outcome: "completed" }) ?? 0;
+    const countBefore =
+      sample(before, "capstan_bridge_request_duration_seconds_count", {
+        capability: "data.kv",
+        outcome: "completed",
+      }) ?? 0;
     expect((await bridge(kv.token, "data.kv", "set", { key: "/app/m", value: 1 })).status).toBe(200);
     expect((await bridge(kv.token, "data.kv", "get", { key: "/app/m" })).status).toBe(200);
     // Outside the contract's prefix: denied by policy, recorded, counted as a denial.
@@ -62,13 +67,27 @@ describe("GET /metrics", () => {
     const text = await res.text();
     expect(text).toContain("# TYPE capstan_bridge_request_duration_seconds histogram");
     expect(text).toContain("# TYPE capstan_bridge_overhead_seconds histogram");
-    expect(sample(text, "capstan_bridge_request_duration_seconds_count", { capability: "data.kv", outcome: "completed" })).toBe(countBefore + 2);
-    expect(sample(text, "capstan_bridge_overhead_seconds_count", { capability: "data.kv", outcome: "completed" })).toBeGreaterThanOrEqual(2);
-    expect(sample(text, "capstan_bridge_request_duration_seconds_bucket", { capability: "data.kv", outcome: "completed", le: "+Inf" })).toBe(countBefore + 2);
-    expect(sample(text, "capstan_bridge_request_duration_seconds_count", { capability: "data.kv", outcome: "denied" })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, "capstan_bridge_request_duration_seconds_count", { capability: "data.kv", outcome: "completed" }),
+    ).toBe(countBefore + 2);
+    expect(
+      sample(text, "capstan_bridge_overhead_seconds_count", { capability: "data.kv", outcome: "completed" }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(text, "capstan_bridge_request_duration_seconds_bucket", {
+        capability: "data.kv",
+        outcome: "completed",
+        le: "+Inf",
+      }),
+    ).toBe(countBefore + 2);
+    expect(
+      sample(text, "capstan_bridge_request_duration_seconds_count", { capability: "data.kv", outcome: "denied" }),
+    ).toBeGreaterThanOrEqual(1);
     const reason = (denied.json as { reason?: string }).reason;
     expect(reason).toMatch(/^[a-z][a-z_]+$/);
-    expect(sample(text, "capstan_bridge_denials_total", { capability: "data.kv", reason: reason! })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, "capstan_bridge_denials_total", { capability: "data.kv", reason: reason! }),
+    ).toBeGreaterThanOrEqual(1);
     // Process and database series.
     expect(sample(text, "capstan_nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(0);
     expect(sample(text, "capstan_process_resident_memory_bytes")).toBeGreaterThan(0);
@@ -88,7 +107,10 @@ describe("GET /metrics", () => {
   it("outbox depth and lag: what is undispatched, then 0 once dispatched; dispatch lag histogram counts it", async () => {
     await drainOutbox();
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push(await emitEvent(db(), { workspaceId: kv.ws, type: "plan.changed", correlationId: `ctx_m${i}`, data: {} }));
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        await emitEvent(db(), { workspaceId: kv.ws, type: "plan.changed", correlationId: `ctx_m${i}`, data: {} }),
+      );
     await db().$executeRaw`UPDATE outbox_events SET created_at = now() - interval '30 seconds' WHERE id = ${ids[0]}`;
     // The gauges are cached per scrape for 500 ms: poll until the scrape shows the three events.
     const pending = await scrapeUntil((t) => sample(t, "capstan_outbox_depth") === 3);

@@ -13,7 +13,9 @@ import { type SqlRunner, connectPg } from "../src/server/platform/db/sql-runner"
  * Every test gets its own fresh database.
  */
 const ADMIN_URL =
-  process.env.CAPSTAN_TEST_PG_ADMIN_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+  process.env.CAPSTAN_TEST_PG_ADMIN_URL ||
+  process.env.TEST_DATABASE_URL ||
+  "postgres://postgres@127.0.0.1:5432/postgres";
 const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 const MIGRATION_NAMES = readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
   .filter((e) => e.isDirectory())
@@ -79,7 +81,9 @@ const rows = (db: SqlRunner) =>
   );
 
 async function tableExists(db: SqlRunner, table: string): Promise<boolean> {
-  const [row] = await db.query<{ exists: boolean }>("SELECT to_regclass($1) IS NOT NULL AS exists", [`public."${table}"`]);
+  const [row] = await db.query<{ exists: boolean }>("SELECT to_regclass($1) IS NOT NULL AS exists", [
+    `public."${table}"`,
+  ]);
   return row!.exists;
 }
 
@@ -206,7 +210,9 @@ describe("migrate", () => {
     const db = await (await freshDatabase())();
     await migrate(db);
     // What a crash half-way through a migration leaves behind.
-    await db.query(`UPDATE "_prisma_migrations" SET finished_at = NULL WHERE migration_name = $1`, [MIGRATION_NAMES[0]]);
+    await db.query(`UPDATE "_prisma_migrations" SET finished_at = NULL WHERE migration_name = $1`, [
+      MIGRATION_NAMES[0],
+    ]);
 
     await expect(migrate(db)).rejects.toThrow(new RegExp(`${MIGRATION_NAMES[0]} started but did not finish`));
   });
@@ -226,10 +232,15 @@ describe("migrate", () => {
     `);
     // A money record is never deleted: the migration stops and rolls back.
     await expect(migrate(db)).rejects.toThrow(/wallet_grants.workspace_id references a missing workspaces row/);
-    expect(await db.query(`SELECT id FROM budget_reservations ORDER BY id`)).toEqual([{ id: "res_keep" }, { id: "res_orphan" }]);
+    expect(await db.query(`SELECT id FROM budget_reservations ORDER BY id`)).toEqual([
+      { id: "res_keep" },
+      { id: "res_orphan" },
+    ]);
     await db.exec(`DELETE FROM wallet_grants WHERE id = 'wg_orphan'`);
     expect((await migrate(db)).applied).toEqual(later);
-    expect(await db.query(`SELECT id, binding_id FROM budget_reservations ORDER BY id`)).toEqual([{ id: "res_keep", binding_id: null }]);
+    expect(await db.query(`SELECT id, binding_id FROM budget_reservations ORDER BY id`)).toEqual([
+      { id: "res_keep", binding_id: null },
+    ]);
     expect(await db.query(`SELECT workspace_id FROM workspace_blobs`)).toEqual([{ workspace_id: "ws_o" }]);
   });
 });

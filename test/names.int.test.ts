@@ -1,7 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/platform/db/client";
-import { api, bootApp, makeUser, makeWorkspace, type TApiResult, type TTestUser, type TTestWorkspace } from "./support/api";
+import {
+  api,
+  bootApp,
+  makeUser,
+  makeWorkspace,
+  type TApiResult,
+  type TTestUser,
+  type TTestWorkspace,
+} from "./support/api";
 import { expectShape, Problem } from "./support/spec-schemas";
 
 /**
@@ -52,9 +60,13 @@ describe("products", () => {
     expect(b.status, b.text).toBe(202);
     expect(await productName(a.json.product_id as string)).toBe("shop");
     expect(await productName(b.json.product_id as string)).toBe("shop-2");
-    const got = await api<TJson>("GET", `/v1/workspaces/${ws.id}/products/${b.json.product_id as string}`, { token: owner.token });
+    const got = await api<TJson>("GET", `/v1/workspaces/${ws.id}/products/${b.json.product_id as string}`, {
+      token: owner.token,
+    });
     expect(got.json).toMatchObject({ name: "shop-2", status: expect.stringMatching(/^(building|ready|failed)$/) });
-    expect(Date.parse(got.json.last_activity_at as string)).toBeGreaterThanOrEqual(Date.parse(got.json.created_at as string));
+    expect(Date.parse(got.json.last_activity_at as string)).toBeGreaterThanOrEqual(
+      Date.parse(got.json.created_at as string),
+    );
   });
 
   it("refuse a taken name in another case with 409 name_taken, writing nothing", async () => {
@@ -75,7 +87,9 @@ describe("products", () => {
     const ok = await api<TJson>("PATCH", path(a), { token: owner.token, body: { name: "Alpha One" } });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json.name).toBe("Alpha One");
-    const audit = await db().auditRecord.findMany({ where: { workspaceId: ws.id, action: "product.renamed", targetId: a } });
+    const audit = await db().auditRecord.findMany({
+      where: { workspaceId: ws.id, action: "product.renamed", targetId: a },
+    });
     expect(audit.map((x) => x.details)).toEqual([{ from: "alpha", to: "Alpha One" }]);
     expectNameTaken(await api("PATCH", path(b), { token: owner.token, body: { name: "ALPHA ONE" } }), a);
     expect(await productName(b)).toBe("beta");
@@ -96,9 +110,19 @@ describe("products", () => {
 
   it("a viewer may not rename (403)", async () => {
     const viewer = await makeUser();
-    expect((await api("PUT", `/v1/workspaces/${ws.id}/members/${viewer.userId}`, { token: owner.token, body: { role: "viewer" } })).status).toBe(200);
+    expect(
+      (
+        await api("PUT", `/v1/workspaces/${ws.id}/members/${viewer.userId}`, {
+          token: owner.token,
+          body: { role: "viewer" },
+        })
+      ).status,
+    ).toBe(200);
     const id = (await product(ws.id)).json.product_id as string;
-    expect((await api("PATCH", `/v1/workspaces/${ws.id}/products/${id}`, { token: viewer.token, body: { name: "mine" } })).status).toBe(403);
+    expect(
+      (await api("PATCH", `/v1/workspaces/${ws.id}/products/${id}`, { token: viewer.token, body: { name: "mine" } }))
+        .status,
+    ).toBe(403);
   });
 });
 
@@ -108,21 +132,38 @@ describe("service identities", () => {
     prod = (await product(ws.id)).json.product_id as string;
   });
   const create = (name: string, wsId = ws.id, p = prod) =>
-    api<TJson>("POST", `/v1/workspaces/${wsId}/service-identities`, { token: owner.token, body: { name, product_id: p } });
+    api<TJson>("POST", `/v1/workspaces/${wsId}/service-identities`, {
+      token: owner.token,
+      body: { name, product_id: p },
+    });
 
   it("refuse a live duplicate ignoring case; revoking frees the name; rename checks it too", async () => {
     const a = await create("ci-deployer");
     expect(a.status, a.text).toBe(201);
     expectNameTaken(await create("CI-Deployer"), a.json.id as string);
     const b = await create("nightly");
-    expectNameTaken(await api("PATCH", `/v1/workspaces/${ws.id}/service-identities/${b.json.id as string}`, { token: owner.token, body: { name: "ci-deployer" } }), a.json.id as string);
-    expect((await api("DELETE", `/v1/workspaces/${ws.id}/service-identities/${a.json.id as string}`, { token: owner.token })).status).toBe(200);
+    expectNameTaken(
+      await api("PATCH", `/v1/workspaces/${ws.id}/service-identities/${b.json.id as string}`, {
+        token: owner.token,
+        body: { name: "ci-deployer" },
+      }),
+      a.json.id as string,
+    );
+    expect(
+      (await api("DELETE", `/v1/workspaces/${ws.id}/service-identities/${a.json.id as string}`, { token: owner.token }))
+        .status,
+    ).toBe(200);
     const again = await create("ci-deployer");
     expect(again.status, again.text).toBe(201);
-    const renamed = await api<TJson>("PATCH", `/v1/workspaces/${ws.id}/service-identities/${b.json.id as string}`, { token: owner.token, body: { name: "Nightly job" } });
+    const renamed = await api<TJson>("PATCH", `/v1/workspaces/${ws.id}/service-identities/${b.json.id as string}`, {
+      token: owner.token,
+      body: { name: "Nightly job" },
+    });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.json.name).toBe("Nightly job");
-    const audit = await db().auditRecord.findMany({ where: { workspaceId: ws.id, action: "service_identity.renamed", targetId: b.json.id as string } });
+    const audit = await db().auditRecord.findMany({
+      where: { workspaceId: ws.id, action: "service_identity.renamed", targetId: b.json.id as string },
+    });
     expect(audit).toHaveLength(1);
   });
 
@@ -130,14 +171,20 @@ describe("service identities", () => {
     const otherProd = (await product(other.id)).json.product_id as string;
     const there = await create("ci-deployer", other.id, otherProd);
     expect(there.status, there.text).toBe(201);
-    const r = await api("PATCH", `/v1/workspaces/${ws.id}/service-identities/${there.json.id as string}`, { token: owner.token, body: { name: "stolen" } });
+    const r = await api("PATCH", `/v1/workspaces/${ws.id}/service-identities/${there.json.id as string}`, {
+      token: owner.token,
+      body: { name: "stolen" },
+    });
     expect(r.status).toBe(404);
   });
 });
 
 describe("webhooks", () => {
   const create = (body: TJson) =>
-    api<TJson>("POST", `/v1/workspaces/${ws.id}/event-subscriptions`, { token: owner.token, body: { url: "http://127.0.0.1:9/hook", event_types: ["*"], ...body } });
+    api<TJson>("POST", `/v1/workspaces/${ws.id}/event-subscriptions`, {
+      token: owner.token,
+      body: { url: "http://127.0.0.1:9/hook", event_types: ["*"], ...body },
+    });
 
   it("default to the description, else the host; refuse a duplicate; rename", async () => {
     const byHost = await create({});
@@ -148,9 +195,15 @@ describe("webhooks", () => {
     expect((await create({ description: "Orders feed" })).json.name).toBe("Orders feed");
     const named = await create({ name: "Billing sink" });
     expectNameTaken(await create({ name: "billing SINK" }), named.json.id as string);
-    const r = await api<TJson>("PATCH", `/v1/workspaces/${ws.id}/event-subscriptions/${named.json.id as string}`, { token: owner.token, body: { name: "orders feed" } });
+    const r = await api<TJson>("PATCH", `/v1/workspaces/${ws.id}/event-subscriptions/${named.json.id as string}`, {
+      token: owner.token,
+      body: { name: "orders feed" },
+    });
     expect(r.status).toBe(409);
-    const ok = await api<TJson>("PATCH", `/v1/workspaces/${ws.id}/event-subscriptions/${named.json.id as string}`, { token: owner.token, body: { name: "Billing" } });
+    const ok = await api<TJson>("PATCH", `/v1/workspaces/${ws.id}/event-subscriptions/${named.json.id as string}`, {
+      token: owner.token,
+      body: { name: "Billing" },
+    });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json.name).toBe("Billing");
   });
@@ -162,8 +215,12 @@ describe("provider bindings", () => {
     const r = await api<TJson>("POST", `/v1/workspaces/${ws.id}/credentials`, {
       token: owner.token,
       body: {
-        secret: `sk-test-${randomBytes(12).toString("hex")}`, provider: "openai", capability: "ai.generate",
-        actions: ["generate"], scope: ["models/*"], expires_at: future(),
+        secret: `sk-test-${randomBytes(12).toString("hex")}`,
+        provider: "openai",
+        capability: "ai.generate",
+        actions: ["generate"],
+        scope: ["models/*"],
+        expires_at: future(),
       },
     });
     expect(r.status, r.text).toBe(201);
@@ -173,9 +230,16 @@ describe("provider bindings", () => {
     api<TJson>("POST", `/v1/workspaces/${ws.id}/provider-bindings`, {
       token: owner.token,
       body: {
-        credential_id: cred, capability: "ai.generate", actions: ["generate"], scope: ["models/gpt-4o-mini"],
+        credential_id: cred,
+        capability: "ai.generate",
+        actions: ["generate"],
+        scope: ["models/gpt-4o-mini"],
         budget: { units: 1000, unit: "tokens" },
-        capability_scope: { id: "ai.generate", scope: { models: ["text"], max_tokens_per_call: 100 }, provider_models: { text: "gpt-4o-mini" } },
+        capability_scope: {
+          id: "ai.generate",
+          scope: { models: ["text"], max_tokens_per_call: 100 },
+          provider_models: { text: "gpt-4o-mini" },
+        },
         ...body,
       },
     });
@@ -187,11 +251,24 @@ describe("provider bindings", () => {
     expect((await create()).json.name).toBe("openai ai.generate-2");
     const prod = await create({ name: "Production AI" });
     expectNameTaken(await create({ name: "production ai" }), prod.json.id as string);
-    expect((await api("DELETE", `/v1/workspaces/${ws.id}/provider-bindings/${prod.json.id as string}`, { token: owner.token })).status).toBe(204);
+    expect(
+      (
+        await api("DELETE", `/v1/workspaces/${ws.id}/provider-bindings/${prod.json.id as string}`, {
+          token: owner.token,
+        })
+      ).status,
+    ).toBe(204);
     expect((await create({ name: "production ai" })).status).toBe(201);
-    const renamed = await api<TJson>("PATCH", `/v1/workspaces/${ws.id}/provider-bindings/${a.json.id as string}`, { token: owner.token, body: { name: "Default AI" } });
+    const renamed = await api<TJson>("PATCH", `/v1/workspaces/${ws.id}/provider-bindings/${a.json.id as string}`, {
+      token: owner.token,
+      body: { name: "Default AI" },
+    });
     expect(renamed.status, renamed.text).toBe(200);
-    const list = await api<{ items: TJson[] }>("GET", `/v1/workspaces/${ws.id}/provider-bindings?limit=200`, { token: owner.token });
-    expect(list.json.items.map((b) => b.name).sort()).toEqual(["Default AI", "Production AI", "openai ai.generate-2", "production ai"].sort());
+    const list = await api<{ items: TJson[] }>("GET", `/v1/workspaces/${ws.id}/provider-bindings?limit=200`, {
+      token: owner.token,
+    });
+    expect(list.json.items.map((b) => b.name).sort()).toEqual(
+      ["Default AI", "Production AI", "openai ai.generate-2", "production ai"].sort(),
+    );
   });
 });

@@ -48,7 +48,9 @@ describe("Prisma global omit covers every sealed or hashed column", () => {
 
   it("every one of them is omitted by default", () => {
     const omitted = Object.entries(OMIT_SECRETS as Record<string, Record<string, boolean>>).flatMap(([model, fields]) =>
-      Object.entries(fields).filter(([, on]) => on).map(([f]) => `${model}.${f}`),
+      Object.entries(fields)
+        .filter(([, on]) => on)
+        .map(([f]) => `${model}.${f}`),
     );
     const missing = columns.filter((c) => !omitted.includes(c));
     expect(missing, `add these to OMIT_SECRETS in src/server/platform/db/client.ts: ${missing.join(", ")}`).toEqual([]);

@@ -6,7 +6,14 @@ import { createContextInner } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/root";
 import { api, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import {
-  addAiProvider, aiCapability, bootBridgeApp, bridge, bridgeToken, kvCapability, makeProduct, makeServiceIdentity,
+  addAiProvider,
+  aiCapability,
+  bootBridgeApp,
+  bridge,
+  bridgeToken,
+  kvCapability,
+  makeProduct,
+  makeServiceIdentity,
 } from "./support/bridge-fixtures";
 import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
 
@@ -43,7 +50,10 @@ beforeAll(async () => {
   [owner, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser()]);
   ws = (await makeWorkspace(owner.token)).id;
   await makeWorkspace(stranger.token);
-  const r = await api("PUT", `/v1/workspaces/${ws}/members/${viewer.userId}`, { token: owner.token, body: { role: "viewer" } });
+  const r = await api("PUT", `/v1/workspaces/${ws}/members/${viewer.userId}`, {
+    token: owner.token,
+    body: { role: "viewer" },
+  });
   expect(r.status, r.text).toBe(200);
 });
 afterAll(async () => {
@@ -62,7 +72,10 @@ describe("onboarding checklist", () => {
       ["first_call", false, "/invocations"],
     ]);
 
-    const { productId } = await makeProduct(owner, ws, [aiCapability({ scope: { models: ["text"], max_tokens_per_call: 32 } }), kvCapability()]);
+    const { productId } = await makeProduct(owner, ws, [
+      aiCapability({ scope: { models: ["text"], max_tokens_per_call: 32 } }),
+      kvCapability(),
+    ]);
     expect(await doneSteps(viewer)).toEqual(["product", "contract"]);
 
     await addAiProvider(owner, ws, { provider: "openai", apiKey: KEY, baseUrl: provider.baseUrl, models: ["text"] });
@@ -70,11 +83,20 @@ describe("onboarding checklist", () => {
 
     const svc = await makeServiceIdentity(owner, ws, productId);
     const o = await caller(viewer).onboarding.get({ ws });
-    expect(o.steps.filter((s) => s.done).map((s) => s.key)).toEqual(["product", "contract", "provider", "service_identity"]);
+    expect(o.steps.filter((s) => s.done).map((s) => s.key)).toEqual([
+      "product",
+      "contract",
+      "provider",
+      "service_identity",
+    ]);
     // ai.generate has a ready binding, so it is the suggested call; the secret is a placeholder, never the real one.
     expect(o.first_call).toMatchObject({
-      capability: "ai.generate", action: "generate", client_id: svc.id, product_id: productId,
-      token_url: "http://localhost:3000/v1/oauth/token", call_url: "http://localhost:3000/v1/capabilities/ai.generate/generate",
+      capability: "ai.generate",
+      action: "generate",
+      client_id: svc.id,
+      product_id: productId,
+      token_url: "http://localhost:3000/v1/oauth/token",
+      call_url: "http://localhost:3000/v1/capabilities/ai.generate/generate",
     });
     expect(o.first_call!.curl).toContain(`client_id=${svc.id}`);
     expect(o.first_call!.curl).toContain("<paste the client secret");
@@ -114,10 +136,16 @@ describe("onboarding checklist", () => {
 
 describe("PATCH /v1/workspaces/{ws}", () => {
   it("an owner renames; the change is audited once; the same name is a no-op", async () => {
-    const r = await api("PATCH", `/v1/workspaces/${ws}`, { token: owner.token, body: { name: "  Renamed workspace  " } });
+    const r = await api("PATCH", `/v1/workspaces/${ws}`, {
+      token: owner.token,
+      body: { name: "  Renamed workspace  " },
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.json).toMatchObject({ id: ws, name: "Renamed workspace", role: "owner" });
-    const again = await api("PATCH", `/v1/workspaces/${ws}`, { token: owner.token, body: { name: "Renamed workspace" } });
+    const again = await api("PATCH", `/v1/workspaces/${ws}`, {
+      token: owner.token,
+      body: { name: "Renamed workspace" },
+    });
     expect(again.status, again.text).toBe(200);
     const audit = await db().auditRecord.findMany({ where: { workspaceId: ws, action: "workspace.renamed" } });
     expect(audit).toHaveLength(1);
@@ -125,9 +153,15 @@ describe("PATCH /v1/workspaces/{ws}", () => {
   });
 
   it("refuses viewers (403), strangers (403) and bad bodies (422) without changing anything", async () => {
-    const asViewer = await api("PATCH", `/v1/workspaces/${ws}`, { token: viewer.token, body: { name: "Viewer's name" } });
+    const asViewer = await api("PATCH", `/v1/workspaces/${ws}`, {
+      token: viewer.token,
+      body: { name: "Viewer's name" },
+    });
     expect(asViewer.status, asViewer.text).toBe(403);
-    const asStranger = await api("PATCH", `/v1/workspaces/${ws}`, { token: stranger.token, body: { name: "Stranger's name" } });
+    const asStranger = await api("PATCH", `/v1/workspaces/${ws}`, {
+      token: stranger.token,
+      body: { name: "Stranger's name" },
+    });
     expect(asStranger.status, asStranger.text).toBe(403);
     for (const body of [{ name: "" }, { name: "x".repeat(101) }, { name: "ok", plan: "team" }, {}]) {
       const bad = await api("PATCH", `/v1/workspaces/${ws}`, { token: owner.token, body });

@@ -12,22 +12,58 @@ const base = (): TJson => ({
     "/v1/things/{id}": {
       get: {
         security: [],
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }, { name: "limit", in: "query", required: false, schema: { type: "integer" } }],
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string" } },
+          { name: "limit", in: "query", required: false, schema: { type: "integer" } },
+        ],
         responses: {
-          "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } },
+          "200": {
+            description: "ok",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
+          },
           "404": { description: "nf", content: { "application/problem+json": { schema: { type: "object" } } } },
         },
       },
       post: {
         requestBody: {
           required: true,
-          content: { "application/json": { schema: { type: "object", additionalProperties: false, required: ["name"], properties: { name: { type: "string" }, kind: { type: "string", enum: ["a", "b"] }, note: { type: "string" } } } } },
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                additionalProperties: false,
+                required: ["name"],
+                properties: {
+                  name: { type: "string" },
+                  kind: { type: "string", enum: ["a", "b"] },
+                  note: { type: "string" },
+                },
+              },
+            },
+          },
         },
-        responses: { "201": { description: "created", content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } } },
+        responses: {
+          "201": {
+            description: "created",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
+          },
+        },
       },
     },
   },
-  components: { schemas: { Thing: { type: "object", required: ["id", "state"], properties: { id: { type: "string" }, state: { type: "string", enum: ["on", "off"] }, size: { type: "integer" } } } } },
+  components: {
+    schemas: {
+      Thing: {
+        type: "object",
+        required: ["id", "state"],
+        properties: {
+          id: { type: "string" },
+          state: { type: "string", enum: ["on", "off"] },
+          size: { type: "integer" },
+        },
+      },
+    },
+  },
 });
 
 const changed = (edit: (d: TJson) => void): string[] => {
@@ -47,7 +83,9 @@ describe("breakingChanges", () => {
     expect(
       changed((d) => {
         d.paths["/v1/other"] = { get: { responses: { "200": { description: "ok" } } } };
-        d.paths["/v1/things/{id}"].post.requestBody.content["application/json"].schema.properties.extra = { type: "string" };
+        d.paths["/v1/things/{id}"].post.requestBody.content["application/json"].schema.properties.extra = {
+          type: "string",
+        };
         d.components.schemas.Thing.properties.color = { type: "string" };
         d.components.schemas.Thing.properties.state.enum.push("broken");
         d.paths["/v1/things/{id}"].get.responses["429"] = { description: "slow down" };
@@ -60,7 +98,9 @@ describe("breakingChanges", () => {
 
   it("flags a removed operation, response status and media type", () => {
     expect(changed((d) => delete d.paths["/v1/things/{id}"].post)).toEqual(["POST /v1/things/{id}: operation removed"]);
-    expect(changed((d) => delete d.paths["/v1/things/{id}"].get.responses["404"])).toEqual(["GET /v1/things/{id}: response 404 removed"]);
+    expect(changed((d) => delete d.paths["/v1/things/{id}"].get.responses["404"])).toEqual([
+      "GET /v1/things/{id}: response 404 removed",
+    ]);
     expect(changed((d) => (d.paths["/v1/things/{id}"].get.responses["200"].content = { "text/plain": {} }))).toEqual([
       "GET /v1/things/{id} 200: response media type application/json removed",
     ]);
@@ -70,36 +110,60 @@ describe("breakingChanges", () => {
     const removed = changed((d) => delete d.components.schemas.Thing.properties.size);
     expect(removed).toContain("GET /v1/things/{id} 200 application/json/size: response property removed");
     expect(removed).toContain("POST /v1/things/{id} 201 application/json/size: response property removed");
-    expect(changed((d) => (d.components.schemas.Thing.required = ["id"]))).toContain("GET /v1/things/{id} 200 application/json/state: response property no longer required");
+    expect(changed((d) => (d.components.schemas.Thing.required = ["id"]))).toContain(
+      "GET /v1/things/{id} 200 application/json/state: response property no longer required",
+    );
   });
 
   it("flags a newly required request field, parameter or body", () => {
-    expect(changed((d) => d.paths["/v1/things/{id}"].post.requestBody.content["application/json"].schema.required.push("note"))).toEqual([
-      "POST /v1/things/{id} request application/json/note: request property became required",
+    expect(
+      changed((d) =>
+        d.paths["/v1/things/{id}"].post.requestBody.content["application/json"].schema.required.push("note"),
+      ),
+    ).toEqual(["POST /v1/things/{id} request application/json/note: request property became required"]);
+    expect(changed((d) => (d.paths["/v1/things/{id}"].get.parameters[1].required = true))).toEqual([
+      "GET /v1/things/{id}: parameter became required query limit",
     ]);
-    expect(changed((d) => (d.paths["/v1/things/{id}"].get.parameters[1].required = true))).toEqual(["GET /v1/things/{id}: parameter became required query limit"]);
-    expect(changed((d) => d.paths["/v1/things/{id}"].get.parameters.push({ name: "X-Tenant", in: "header", required: true, schema: { type: "string" } }))).toEqual([
-      "GET /v1/things/{id}: new required parameter header x-tenant",
-    ]);
+    expect(
+      changed((d) =>
+        d.paths["/v1/things/{id}"].get.parameters.push({
+          name: "X-Tenant",
+          in: "header",
+          required: true,
+          schema: { type: "string" },
+        }),
+      ),
+    ).toEqual(["GET /v1/things/{id}: new required parameter header x-tenant"]);
   });
 
   it("flags a narrowed request enum, a changed const and changed types", () => {
-    expect(changed((d) => (d.paths["/v1/things/{id}"].post.requestBody.content["application/json"].schema.properties.kind.enum = ["a"]))).toEqual([
-      'POST /v1/things/{id} request application/json/kind: enum lost "b"',
-    ]);
+    expect(
+      changed(
+        (d) =>
+          (d.paths["/v1/things/{id}"].post.requestBody.content["application/json"].schema.properties.kind.enum = ["a"]),
+      ),
+    ).toEqual(['POST /v1/things/{id} request application/json/kind: enum lost "b"']);
     expect(changed((d) => (d.paths["/v1/things/{id}"].get.parameters[1].schema.type = "boolean"))).toEqual([
       "GET /v1/things/{id} parameter query limit: type integer became boolean (a request accepts less)",
     ]);
     expect(changed((d) => (d.components.schemas.Thing.properties.size.type = ["integer", "null"]))).toContain(
       "GET /v1/things/{id} 200 application/json/size: type integer became integer|null (a response may answer more)",
     );
-    expect(changed((d) => (d.paths["/v1/things/{id}"].post.requestBody.content["application/json"].schema.properties.note = { type: "string", const: "x" }))).toEqual([
-      "POST /v1/things/{id} request application/json/note: became const \"x\"",
-    ]);
+    expect(
+      changed(
+        (d) =>
+          (d.paths["/v1/things/{id}"].post.requestBody.content["application/json"].schema.properties.note = {
+            type: "string",
+            const: "x",
+          }),
+      ),
+    ).toEqual(['POST /v1/things/{id} request application/json/note: became const "x"']);
   });
 
   it("flags a public operation that starts requiring credentials", () => {
-    expect(changed((d) => (d.paths["/v1/things/{id}"].get.security = [{ bearerAuth: [] }]))).toEqual(["GET /v1/things/{id}: a public operation now requires credentials"]);
+    expect(changed((d) => (d.paths["/v1/things/{id}"].get.security = [{ bearerAuth: [] }]))).toEqual([
+      "GET /v1/things/{id}: a public operation now requires credentials",
+    ]);
   });
 });
 

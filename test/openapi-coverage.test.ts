@@ -18,7 +18,8 @@ const NOT_THE_API: Record<string, string> = {
   "/api/auth/{...nextauth}": "NextAuth's sign-in endpoints for the console",
   "/s/{srf}/{...path}": "a hosted app's traffic through its surface: the app's responses, not Capstan's API",
   "/tls/ask": "the TLS terminator's on-demand certificate check (infrastructure in front of Capstan, not the API)",
-  "/metrics": "Prometheus exposition for the operator's scraper (text format, its own token or listener; README \"Metrics\"), not the API",
+  "/metrics":
+    'Prometheus exposition for the operator\'s scraper (text format, its own token or listener; README "Metrics"), not the API',
 };
 
 const appDir = path.resolve(import.meta.dirname, "../src/app");
@@ -33,13 +34,26 @@ function routeFiles(dir: string): string[] {
 
 function template(file: string): string {
   const rel = path.relative(appDir, path.dirname(file)).split(path.sep);
-  return "/" + rel.map((seg) => seg.replace(/^\[\[?(\.\.\.)?(\w+)\]?\]$/, (_m, dots: string | undefined, name: string) => `{${dots ?? ""}${name}}`)).join("/");
+  return (
+    "/" +
+    rel
+      .map((seg) =>
+        seg.replace(
+          /^\[\[?(\.\.\.)?(\w+)\]?\]$/,
+          (_m, dots: string | undefined, name: string) => `{${dots ?? ""}${name}}`,
+        ),
+      )
+      .join("/")
+  );
 }
 
 function methods(file: string): string[] {
   const src = readFileSync(file, "utf8");
   const out = new Set<string>();
-  for (const m of src.matchAll(/export\s+(?:async\s+)?(?:function|const)\s+(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/g)) out.add(m[1]!);
+  for (const m of src.matchAll(
+    /export\s+(?:async\s+)?(?:function|const)\s+(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/g,
+  ))
+    out.add(m[1]!);
   for (const m of src.matchAll(/\bas\s+(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/g)) out.add(m[1]!);
   return [...out];
 }
@@ -47,7 +61,9 @@ function methods(file: string): string[] {
 describe("the document lists every operation the project serves", async () => {
   const doc = buildOpenApiDocument("http://localhost:3000");
   const configPath: string = "../next.config.mjs";
-  const nextConfig = (await import(configPath)).default as { rewrites?: () => Promise<Array<{ source: string; destination: string }>> };
+  const nextConfig = (await import(configPath)).default as {
+    rewrites?: () => Promise<Array<{ source: string; destination: string }>>;
+  };
   const rewrites = (await nextConfig.rewrites?.()) ?? [];
   const served = (p: string) => rewrites.find((r) => r.destination === p)?.source ?? p;
 

@@ -2,7 +2,10 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 
-type TOp = { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>; security?: unknown[] };
+type TOp = {
+  responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+  security?: unknown[];
+};
 
 describe("OpenAPI document", () => {
   const doc = buildOpenApiDocument("http://localhost:3000");
@@ -18,7 +21,8 @@ describe("OpenAPI document", () => {
     const paths = Object.keys(doc.paths);
     expect(paths).toContain("/healthz");
     expect(paths).toContain("/readyz");
-    for (const p of paths.filter((p) => !["/healthz", "/readyz"].includes(p) && !p.startsWith("/.well-known/"))) expect(p.startsWith("/v1/")).toBe(true);
+    for (const p of paths.filter((p) => !["/healthz", "/readyz"].includes(p) && !p.startsWith("/.well-known/")))
+      expect(p.startsWith("/v1/")).toBe(true);
   });
 
   it("uses real success statuses and problem+json errors", () => {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimDeliveries, deliverDue, loadLeased, sendLeased } from "@/server/domain/webhooks/delivery.service";
+import { claimAndLoad, deliverDue, sendLeased } from "@/server/domain/webhooks/delivery.service";
 import { dispatchOutbox, drainOutbox } from "@/server/domain/webhooks/dispatch.service";
 import { db } from "@/server/platform/db/client";
 import { resetEnvCache } from "@/server/platform/env";
@@ -55,7 +55,15 @@ const receivers: TReceiver[] = [];
 
 /** Holds every request a few ms (so requests overlap) and records arrival order per subject. */
 async function startReceiver(holdMs = 5): Promise<TReceiver> {
-  const r: TReceiver = { url: "", arrivals: [], accepted: new Map(), inFlight: 0, maxInFlight: 0, respond: () => 200, close: async () => undefined };
+  const r: TReceiver = {
+    url: "",
+    arrivals: [],
+    accepted: new Map(),
+    inFlight: 0,
+    maxInFlight: 0,
+    respond: () => 200,
+    close: async () => undefined,
+  };
   const seen = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -77,10 +85,11 @@ async function startReceiver(holdMs = 5): Promise<TReceiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  r.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  r.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   receivers.push(r);
   return r;
 }
@@ -100,17 +109,30 @@ afterAll(async () => {
 
 async function workspaceWithSubscription(url: string): Promise<string> {
   const ws = (await makeWorkspace(owner.token)).id;
-  const r = await api("POST", `/v1/workspaces/${ws}/event-subscriptions`, { token: owner.token, body: { url, event_types: ["*"] } });
+  const r = await api("POST", `/v1/workspaces/${ws}/event-subscriptions`, {
+    token: owner.token,
+    body: { url, event_types: ["*"] },
+  });
   expect(r.status).toBe(201);
   return ws;
 }
 
 /** `perSubject` events for each of `subjects`, interleaved, each in its own transaction; returns the ids in write order. */
-async function emitMany(ws: string, subjects: string[], perSubject: number): Promise<{ id: string; subject: string }[]> {
+async function emitMany(
+  ws: string,
+  subjects: string[],
+  perSubject: number,
+): Promise<{ id: string; subject: string }[]> {
   const out: { id: string; subject: string }[] = [];
   for (let i = 0; i < perSubject; i++) {
     for (const subject of subjects) {
-      const id = await emitEvent(db(), { workspaceId: ws, type: "plan.changed", correlationId: `ctx_${i}`, subject, data: { i } });
+      const id = await emitEvent(db(), {
+        workspaceId: ws,
+        type: "plan.changed",
+        correlationId: `ctx_${i}`,
+        subject,
+        data: { i },
+      });
       out.push({ id, subject });
     }
   }
@@ -156,7 +178,11 @@ describe("dispatch and delivery at volume", () => {
   it("three dispatchers and four claimers racing on 400 events: each delivered exactly once, order per subject kept", async () => {
     const receiver = await startReceiver(2);
     const ws = await workspaceWithSubscription(receiver.url);
-    const written = await emitMany(ws, Array.from({ length: 10 }, (_, i) => `k${i}`), 40);
+    const written = await emitMany(
+      ws,
+      Array.from({ length: 10 }, (_, i) => `k${i}`),
+      40,
+    );
     const dispatched = await Promise.all([drainOutbox(100), drainOutbox(100), drainOutbox(100)]);
     expect(dispatched.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(written.length);
     expect(await db().webhookDelivery.count({ where: { workspaceId: ws } })).toBe(written.length);
@@ -180,17 +206,21 @@ describe("dispatch and delivery at volume", () => {
       await emitEvent(db(), { workspaceId: ws, type: "plan.changed", correlationId: "ctx_a", subject: "a", data: {} }),
     ];
     await drainOutbox();
-    const first = await loadLeased(await claimDeliveries(10));
+    const first = await claimAndLoad(10);
     expect(first.map((d) => d.eventId).sort()).toEqual([a1, b1].sort());
     // a2 waits while a1 is leased (in flight) ...
-    expect(await claimDeliveries(10)).toEqual([]);
+    expect(await claimAndLoad(10)).toEqual([]);
     await Promise.all(first.map(sendLeased));
     // ... and goes once a1 is delivered.
-    const second = await loadLeased(await claimDeliveries(10));
+    const second = await claimAndLoad(10);
     expect(second.map((d) => d.eventId)).toEqual([a2]);
     await Promise.all(second.map(sendLeased));
     const d = await db().webhookDelivery.findMany({ where: { workspaceId: ws }, orderBy: { eventSeq: "asc" } });
-    expect(d.map((x) => [x.eventId, x.orderingKey, x.status])).toEqual([[a1, "a", "delivered"], [b1, "b", "delivered"], [a2, "a", "delivered"]]);
+    expect(d.map((x) => [x.eventId, x.orderingKey, x.status])).toEqual([
+      [a1, "a", "delivered"],
+      [b1, "b", "delivered"],
+      [a2, "a", "delivered"],
+    ]);
   });
 
   it("a workspace with no subscription: events are marked dispatched in batches, no delivery", async () => {
@@ -208,7 +238,8 @@ describe("retention purge", () => {
   it("removes only events past retention whose deliveries are finished and whose dead letters are past theirs; audit and idempotency records by their own rules", async () => {
     const receiver = await startReceiver(0);
     const ws = await workspaceWithSubscription(receiver.url);
-    const mk = async (tag: string) => emitEvent(db(), { workspaceId: ws, type: "plan.changed", correlationId: `ctx_${tag}`, subject: tag, data: {} });
+    const mk = async (tag: string) =>
+      emitEvent(db(), { workspaceId: ws, type: "plan.changed", correlationId: `ctx_${tag}`, subject: tag, data: {} });
     const ids = {
       oldDelivered: await mk("old-delivered"),
       oldFailed: await mk("old-failed"),
@@ -222,25 +253,36 @@ describe("retention purge", () => {
     await db().$executeRaw`UPDATE outbox_events SET dispatched_at = now() WHERE id = ${ids.undispatched}`;
     await drainOutbox();
     await db().$executeRaw`UPDATE outbox_events SET dispatched_at = NULL WHERE id = ${ids.undispatched}`;
-    await db().$executeRaw`UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now() WHERE workspace_id = ${ws}`;
+    await db()
+      .$executeRaw`UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now() WHERE workspace_id = ${ws}`;
     await db().$executeRaw`UPDATE webhook_deliveries SET status = 'failed' WHERE event_id = ${ids.oldFailed}`;
     await db().$executeRaw`UPDATE webhook_deliveries SET status = 'pending' WHERE event_id = ${ids.oldPending}`;
-    await db().$executeRaw`UPDATE webhook_deliveries SET status = 'dead' WHERE event_id IN (${ids.oldRecentDeadLetter}, ${ids.oldOldDeadLetter})`;
-    for (const [eventId, age] of [[ids.oldRecentDeadLetter, "1 day"], [ids.oldOldDeadLetter, "31 days"]] as const) {
+    await db()
+      .$executeRaw`UPDATE webhook_deliveries SET status = 'dead' WHERE event_id IN (${ids.oldRecentDeadLetter}, ${ids.oldOldDeadLetter})`;
+    for (const [eventId, age] of [
+      [ids.oldRecentDeadLetter, "1 day"],
+      [ids.oldOldDeadLetter, "31 days"],
+    ] as const) {
       const d = await db().webhookDelivery.findFirstOrThrow({ where: { eventId } });
-      await db().$executeRaw`INSERT INTO dead_letters (id, workspace_id, delivery_id, subscription_id, event_id, event_type, attempts, created_at)
+      await db()
+        .$executeRaw`INSERT INTO dead_letters (id, workspace_id, delivery_id, subscription_id, event_id, event_type, attempts, created_at)
         VALUES (${newId("dlq")}, ${ws}, ${d.id}, ${d.subscriptionId}, ${eventId}, 'plan.changed', 8, now() - ${age}::interval)`;
     }
     const old = [ids.oldDelivered, ids.oldFailed, ids.oldPending, ids.oldRecentDeadLetter, ids.oldOldDeadLetter];
-    await db().$executeRaw`UPDATE outbox_events SET dispatched_at = now() - interval '25 hours' WHERE id IN (${old[0]}, ${old[1]}, ${old[2]}, ${old[3]}, ${old[4]})`;
-    await db().$executeRaw`UPDATE outbox_events SET dispatched_at = now() - interval '23 hours' WHERE id = ${ids.recentDelivered}`;
+    await db()
+      .$executeRaw`UPDATE outbox_events SET dispatched_at = now() - interval '25 hours' WHERE id IN (${old[0]}, ${old[1]}, ${old[2]}, ${old[3]}, ${old[4]})`;
+    await db()
+      .$executeRaw`UPDATE outbox_events SET dispatched_at = now() - interval '23 hours' WHERE id = ${ids.recentDelivered}`;
     // One delivery attempt row each, to see the cascade.
     for (const d of await db().webhookDelivery.findMany({ where: { workspaceId: ws } })) {
-      await db().webhookAttempt.create({ data: { id: newId("wat"), deliveryId: d.id, attempt: 1, statusCode: 200, durationMs: 1 } });
+      await db().webhookAttempt.create({
+        data: { id: newId("wat"), deliveryId: d.id, attempt: 1, statusCode: 200, durationMs: 1 },
+      });
     }
     const idem = async (expiresIn: string) => {
       const id = newId("idem");
-      await db().$executeRaw`INSERT INTO idempotency_keys (id, principal_id, method, path, key, request_hash, state, locked_until, expires_at)
+      await db()
+        .$executeRaw`INSERT INTO idempotency_keys (id, principal_id, method, path, key, request_hash, state, locked_until, expires_at)
         VALUES (${id}, ${owner.userId}, 'POST', '/x', ${id}, 'h', 'done', now(), now() + ${expiresIn}::interval)`;
       return id;
     };
@@ -251,15 +293,20 @@ describe("retention purge", () => {
 
     // Two purgers at once (two worker processes): together they remove each row once, without error.
     const [p1, p2] = await Promise.all([purgeExpired(), purgeExpired()]);
-    const remaining = new Set((await db().outboxEvent.findMany({ where: { workspaceId: ws }, select: { id: true } })).map((e) => e.id));
+    const remaining = new Set(
+      (await db().outboxEvent.findMany({ where: { workspaceId: ws }, select: { id: true } })).map((e) => e.id),
+    );
     const gone = [ids.oldDelivered, ids.oldFailed, ids.oldOldDeadLetter];
     for (const id of gone) expect(remaining.has(id), id).toBe(false);
-    for (const id of [ids.oldPending, ids.oldRecentDeadLetter, ids.recentDelivered, ids.undispatched]) expect(remaining.has(id), id).toBe(true);
+    for (const id of [ids.oldPending, ids.oldRecentDeadLetter, ids.recentDelivered, ids.undispatched])
+      expect(remaining.has(id), id).toBe(true);
     expect(p1.events + p2.events).toBeGreaterThanOrEqual(gone.length);
     // Deliveries, attempts and the old dead letter went with their events; the others stay.
     expect(await db().webhookDelivery.count({ where: { eventId: { in: gone } } })).toBe(0);
     expect(await db().webhookAttempt.count({ where: { delivery: { workspaceId: ws } } })).toBe(3);
-    expect((await db().deadLetter.findMany({ where: { workspaceId: ws } })).map((d) => d.eventId)).toEqual([ids.oldRecentDeadLetter]);
+    expect((await db().deadLetter.findMany({ where: { workspaceId: ws } })).map((d) => d.eventId)).toEqual([
+      ids.oldRecentDeadLetter,
+    ]);
     expect(await db().idempotencyKey.findUnique({ where: { id: idemExpired } })).toBeNull();
     expect(await db().idempotencyKey.findUnique({ where: { id: idemLive } })).not.toBeNull();
     expect(await db().auditRecord.count({ where: { workspaceId: ws } })).toBe(auditBefore);

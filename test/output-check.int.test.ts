@@ -2,7 +2,14 @@ import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outputCheckCacheStats } from "@/server/bridge/output-check";
-import { aiCapability, bootBridgeApp, bridge, makeCredential, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
+import {
+  aiCapability,
+  bootBridgeApp,
+  bridge,
+  makeCredential,
+  setupBridge,
+  type TBridgeSetup,
+} from "./support/bridge-fixtures";
 import { startOpenAiServer, type TOpenAiServer } from "./support/openai-server";
 
 /**
@@ -17,7 +24,10 @@ const secret = `smtp-pass-${randomBytes(12).toString("base64url")}/+!`;
 beforeAll(async () => {
   await bootBridgeApp();
   echo = await startOpenAiServer(`sk-echo-${randomBytes(8).toString("hex")}`);
-  s = await setupBridge({ capabilities: [aiCapability()], providers: [{ provider: "openai", baseUrl: echo.baseUrl, apiKey: echo.apiKey }] });
+  s = await setupBridge({
+    capabilities: [aiCapability()],
+    providers: [{ provider: "openai", baseUrl: echo.baseUrl, apiKey: echo.apiKey }],
+  });
   await makeCredential(s.owner, s.ws, secret, { provider: "smtp", capability: "email.send", actions: ["send"] });
 });
 

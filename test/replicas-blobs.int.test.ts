@@ -23,7 +23,12 @@ let ws: string;
 const servers: TServer[] = [];
 
 type THttp = { status: number; json: any; body: Buffer }; // eslint-disable-line @typescript-eslint/no-explicit-any
-async function call(s: TServer, method: string, p: string, opts: { body?: unknown; raw?: Buffer; type?: string } = {}): Promise<THttp> {
+async function call(
+  s: TServer,
+  method: string,
+  p: string,
+  opts: { body?: unknown; raw?: Buffer; type?: string } = {},
+): Promise<THttp> {
   const headers: Record<string, string> = { authorization: `Bearer ${owner.token}` };
   let body: BodyInit | undefined;
   if (opts.raw) {
@@ -45,8 +50,12 @@ async function call(s: TServer, method: string, p: string, opts: { body?: unknow
 }
 
 const s3Env = () => ({
-  CAPSTAN_BLOB_S3_BUCKET: BUCKET, CAPSTAN_BLOB_S3_ENDPOINT: s3.endpoint, CAPSTAN_BLOB_S3_REGION: s3.region,
-  CAPSTAN_BLOB_S3_FORCE_PATH_STYLE: "1", AWS_ACCESS_KEY_ID: "AKIDREPLICA", AWS_SECRET_ACCESS_KEY: "replica-secret",
+  CAPSTAN_BLOB_S3_BUCKET: BUCKET,
+  CAPSTAN_BLOB_S3_ENDPOINT: s3.endpoint,
+  CAPSTAN_BLOB_S3_REGION: s3.region,
+  CAPSTAN_BLOB_S3_FORCE_PATH_STYLE: "1",
+  AWS_ACCESS_KEY_ID: "AKIDREPLICA",
+  AWS_SECRET_ACCESS_KEY: "replica-secret",
 });
 
 beforeAll(async () => {
@@ -58,7 +67,11 @@ beforeAll(async () => {
   await bootApp();
   owner = await makeUser();
   ws = (await makeWorkspace(owner.token)).id;
-  const own = () => ({ ...s3Env(), CAPSTAN_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "capstan-replica-")), SOURCE_ALLOW_LOCAL: "1" });
+  const own = () => ({
+    ...s3Env(),
+    CAPSTAN_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "capstan-replica-")),
+    SOURCE_ALLOW_LOCAL: "1",
+  });
   servers.push(...(await Promise.all([startServer(own()), startServer(own())])));
 }, 180_000);
 
@@ -83,18 +96,36 @@ describe("two replicas with their own data folders share blobs through the bucke
   it("a product frozen through one replica is read (freeze, revision, contract) through the other, its snapshot in the bucket", async () => {
     const [a, b] = servers as [TServer, TServer];
     const repo = mkdtempSync(path.join(os.tmpdir(), "capstan-replica-repo-"));
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd: repo, encoding: "utf8" });
+    const git = (...args: string[]) =>
+      execFileSync(
+        "git",
+        ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args],
+        { cwd: repo, encoding: "utf8" },
+      );
     git("init", "-q");
     writeFileSync(path.join(repo, "package.json"), JSON.stringify({ name: "r", scripts: { start: "node server.js" } }));
     writeFileSync(path.join(repo, "server.js"), "console.log(1)\n");
-    writeFileSync(path.join(repo, "capabilities.json"), JSON.stringify({ capabilities: [{
-      id: "data.kv", required: true, actions: ["get"], scope: { prefix: "/app", max_value_bytes: 1024, max_keys: 10 },
-      credential_owner: "platform", provider: { allow: ["platform"], fallback: "none" },
-    }] }));
+    writeFileSync(
+      path.join(repo, "capabilities.json"),
+      JSON.stringify({
+        capabilities: [
+          {
+            id: "data.kv",
+            required: true,
+            actions: ["get"],
+            scope: { prefix: "/app", max_value_bytes: 1024, max_keys: 10 },
+            credential_owner: "platform",
+            provider: { allow: ["platform"], fallback: "none" },
+          },
+        ],
+      }),
+    );
     git("add", "-A");
     git("commit", "-q", "-m", "r");
 
-    const accepted = await call(a, "POST", `/v1/workspaces/${ws}/products`, { body: { repo_url: `file://${repo}`, ref: "main", auth: { kind: "none" } } });
+    const accepted = await call(a, "POST", `/v1/workspaces/${ws}/products`, {
+      body: { repo_url: `file://${repo}`, ref: "main", auth: { kind: "none" } },
+    });
     expect(accepted.status).toBe(202);
     const frz = accepted.json.source_freeze_id as string;
     // The freeze worker runs in a third process (this one), as a worker replica would.
@@ -107,10 +138,17 @@ describe("two replicas with their own data folders share blobs through the bucke
     }
     expect(freeze!.json.status).toBe("frozen");
     const { sha256, size_bytes } = freeze!.json.snapshot;
-    expect(s3.buckets.get(BUCKET)!.get(`sha256/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`)?.body.length).toBe(size_bytes);
+    expect(
+      s3.buckets.get(BUCKET)!.get(`sha256/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`)?.body.length,
+    ).toBe(size_bytes);
 
     const rev = freeze!.json.revision.id as string;
-    const confirmed = await call(b, "POST", `/v1/workspaces/${ws}/products/${accepted.json.product_id}/revisions/${rev}/descriptor:confirm`, { body: {} });
+    const confirmed = await call(
+      b,
+      "POST",
+      `/v1/workspaces/${ws}/products/${accepted.json.product_id}/revisions/${rev}/descriptor:confirm`,
+      { body: {} },
+    );
     expect(confirmed.status).toBe(200);
     for (const s of [a, b]) {
       const revision = await call(s, "GET", `/v1/workspaces/${ws}/revisions/${rev}`);

@@ -21,7 +21,9 @@ import {
  * compare with Prisma's DMMF of schema.prisma.
  */
 const ADMIN_URL =
-  process.env.CAPSTAN_TEST_PG_ADMIN_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+  process.env.CAPSTAN_TEST_PG_ADMIN_URL ||
+  process.env.TEST_DATABASE_URL ||
+  "postgres://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = `capstan_drift_${randomBytes(6).toString("hex")}`;
 
 async function admin(sql: string): Promise<void> {
@@ -80,7 +82,9 @@ describe("schema.prisma versus the migrated database", () => {
   it("are both non-trivial, so the agreement means something", () => {
     const models = dmmf.datamodel.models;
     expect(models.length).toBeGreaterThanOrEqual(9);
-    const tables = Object.keys(introspected.tables).filter((t) => t !== "_prisma_migrations").sort();
+    const tables = Object.keys(introspected.tables)
+      .filter((t) => t !== "_prisma_migrations")
+      .sort();
     expect(tables).toEqual(models.map((m) => m.dbName ?? m.name).sort());
 
     // Spot checks of what the introspection reads.
@@ -92,7 +96,11 @@ describe("schema.prisma versus the migrated database", () => {
       default: "CURRENT_TIMESTAMP",
     });
     expect(users.indexes).toContainEqual({ name: "users_email_key", columns: ["email"], unique: true, primary: false });
-    expect(introspected.tables.budgets!.columns.used_units).toEqual({ type: "double precision", notNull: true, default: "0" });
+    expect(introspected.tables.budgets!.columns.used_units).toEqual({
+      type: "double precision",
+      notNull: true,
+      default: "0",
+    });
     expect(introspected.tables.budgets!.columns.limit_units!.notNull).toBe(false);
     expect(introspected.tables.audit_records!.columns.seq!.type).toBe("bigint");
     expect(introspected.tables.idempotency_keys!.columns.response_headers!.type).toBe("jsonb");
@@ -119,7 +127,7 @@ describe("schema.prisma versus the migrated database", () => {
  * (20261125190000_integrity), except the ids below, which name no row of this database.
  */
 const NOT_REFERENCES: Record<string, string> = {
-  "correlation_id": "a request's correlation id",
+  correlation_id: "a request's correlation id",
   "capability_invocations.execution_id": "the app's execution, not a row",
   "capability_invocations.bridge_invocation_id": "the Bridge call's own id",
   "capability_invocations.product_id": "a money record; not yet verified to always name a products row",
@@ -142,23 +150,42 @@ describe("foreign keys (#15 item 8)", () => {
     const dir = path.join(process.cwd(), "prisma", "migrations");
     const tables = readdirSync(dir)
       .filter((m) => m >= "20261122000500" && m <= "20261125180000_~")
-      .flatMap((m) => [...readFileSync(path.join(dir, m, "migration.sql"), "utf8").matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)"?/gi)].map((x) => x[1]!));
+      .flatMap((m) =>
+        [
+          ...readFileSync(path.join(dir, m, "migration.sql"), "utf8").matchAll(
+            /CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)"?/gi,
+          ),
+        ].map((x) => x[1]!),
+      );
     expect(tables.length).toBeGreaterThanOrEqual(25);
     const missing: string[] = [];
     for (const table of tables) {
       const t = introspected.tables[table]!;
       const referenced = new Set(t.foreignKeys.flatMap((fk) => fk.columns));
       for (const column of Object.keys(t.columns).filter((c) => c.endsWith("_id"))) {
-        if (!referenced.has(column) && !NOT_REFERENCES[column] && !NOT_REFERENCES[`${table}.${column}`]) missing.push(`${table}.${column}`);
+        if (!referenced.has(column) && !NOT_REFERENCES[column] && !NOT_REFERENCES[`${table}.${column}`])
+          missing.push(`${table}.${column}`);
       }
     }
     expect(missing).toEqual([]);
   });
 
   it.each([
-    ["deployments", "revision_id"], ["deployments", "release_id"], ["deployments", "product_id"], ["surfaces", "product_id"], ["surfaces", "deployment_id"],
-    ["releases", "product_id"], ["releases", "version_id"], ["versions", "product_id"], ["versions", "revision_id"], ["evaluations", "revision_id"],
-    ["fixes", "revision_id"], ["accesses", "surface_id"], ["sessions", "surface_id"], ["invocations", "session_id"], ["domains", "product_id"],
+    ["deployments", "revision_id"],
+    ["deployments", "release_id"],
+    ["deployments", "product_id"],
+    ["surfaces", "product_id"],
+    ["surfaces", "deployment_id"],
+    ["releases", "product_id"],
+    ["releases", "version_id"],
+    ["versions", "product_id"],
+    ["versions", "revision_id"],
+    ["evaluations", "revision_id"],
+    ["fixes", "revision_id"],
+    ["accesses", "surface_id"],
+    ["sessions", "surface_id"],
+    ["invocations", "session_id"],
+    ["domains", "product_id"],
     ["capability_invocations", "workspace_id"],
   ])("the list filter %s.%s leads an index", (table, column) => {
     expect(introspected.tables[table]!.indexes.some((ix) => ix.columns[0] === column)).toBe(true);
@@ -166,11 +193,16 @@ describe("foreign keys (#15 item 8)", () => {
 
   it("a reference is checked at commit, and ON DELETE CASCADE removes the rows of a deleted workspace", async () => {
     const c = db!;
-    const blobs = async (ws: string) => (await c.query(`SELECT 1 FROM workspace_blobs WHERE workspace_id = $1`, [ws])).length;
-    await expect(c.exec(`INSERT INTO workspace_blobs (workspace_id, sha256) VALUES ('ws_fk_missing', 'a')`)).rejects.toThrow(/foreign key/);
+    const blobs = async (ws: string) =>
+      (await c.query(`SELECT 1 FROM workspace_blobs WHERE workspace_id = $1`, [ws])).length;
+    await expect(
+      c.exec(`INSERT INTO workspace_blobs (workspace_id, sha256) VALUES ('ws_fk_missing', 'a')`),
+    ).rejects.toThrow(/foreign key/);
     expect(await blobs("ws_fk_missing")).toBe(0);
     // Deferred: the parent may come later in the same transaction.
-    await c.exec(`BEGIN; INSERT INTO workspace_blobs (workspace_id, sha256) VALUES ('ws_fk', 'a'); INSERT INTO workspaces (id, name) VALUES ('ws_fk', 'fk'); COMMIT;`);
+    await c.exec(
+      `BEGIN; INSERT INTO workspace_blobs (workspace_id, sha256) VALUES ('ws_fk', 'a'); INSERT INTO workspaces (id, name) VALUES ('ws_fk', 'fk'); COMMIT;`,
+    );
     expect(await blobs("ws_fk")).toBe(1);
     await c.exec(`DELETE FROM workspaces WHERE id = 'ws_fk'`);
     expect(await blobs("ws_fk")).toBe(0);
@@ -193,7 +225,11 @@ describe("compareSchema detects drift", () => {
       () => ({ tables: { ...introspected.tables, stray: { columns: {}, indexes: [], foreignKeys: [] } } }),
       /table "stray" exists in the database but not in schema.prisma/,
     ],
-    ["a removed column", () => doctored("users", (t) => delete t.columns.password_hash), /"users": column "password_hash" .*missing/],
+    [
+      "a removed column",
+      () => doctored("users", (t) => delete t.columns.password_hash),
+      /"users": column "password_hash" .*missing/,
+    ],
     [
       "an extra column",
       () => doctored("users", (t) => (t.columns.nickname = { type: "text", notNull: false, default: null })),
@@ -246,7 +282,11 @@ describe("compareSchema detects drift", () => {
     ],
     [
       "a removed unique index",
-      () => doctored("memberships", (t) => (t.indexes = t.indexes.filter((ix) => ix.name !== "memberships_workspace_id_user_id_key"))),
+      () =>
+        doctored(
+          "memberships",
+          (t) => (t.indexes = t.indexes.filter((ix) => ix.name !== "memberships_workspace_id_user_id_key")),
+        ),
       /"memberships": unique index on \(workspace_id,user_id\) is missing/,
     ],
     [
@@ -256,22 +296,36 @@ describe("compareSchema detects drift", () => {
     ],
     [
       "a unique index that is not unique",
-      () => doctored("budgets", (t) => t.indexes.filter((ix) => ix.unique && !ix.primary).forEach((ix) => (ix.unique = false))),
+      () =>
+        doctored("budgets", (t) =>
+          t.indexes.filter((ix) => ix.unique && !ix.primary).forEach((ix) => (ix.unique = false)),
+        ),
       /"budgets": unique index on \(workspace_id,usage_category,month\) is missing/,
     ],
     [
       "a unique index over different columns",
-      () => doctored("audit_records", (t) => (t.indexes.find((ix) => ix.name === "audit_records_workspace_id_seq_key")!.columns = ["seq"])),
+      () =>
+        doctored(
+          "audit_records",
+          (t) => (t.indexes.find((ix) => ix.name === "audit_records_workspace_id_seq_key")!.columns = ["seq"]),
+        ),
       /"audit_records": unique index on \(workspace_id,seq\) is missing/,
     ],
     [
       "an extra unique index",
-      () => doctored("workspaces", (t) => t.indexes.push({ name: "workspaces_name_key", columns: ["name"], unique: true, primary: false })),
+      () =>
+        doctored("workspaces", (t) =>
+          t.indexes.push({ name: "workspaces_name_key", columns: ["name"], unique: true, primary: false }),
+        ),
       /"workspaces": unique index "workspaces_name_key" on \(name\) is not declared/,
     ],
     [
       "a removed plain index",
-      () => doctored("audit_records", (t) => (t.indexes = t.indexes.filter((ix) => ix.name !== "audit_records_correlation_id_idx"))),
+      () =>
+        doctored(
+          "audit_records",
+          (t) => (t.indexes = t.indexes.filter((ix) => ix.name !== "audit_records_correlation_id_idx")),
+        ),
       /"audit_records": index on \(correlation_id\) is missing/,
     ],
     [
@@ -286,7 +340,11 @@ describe("compareSchema detects drift", () => {
     ],
     [
       "a different ON DELETE action",
-      () => doctored("memberships", (t) => (t.foreignKeys.find((fk) => fk.columns[0] === "user_id")!.onDelete = "Restrict")),
+      () =>
+        doctored(
+          "memberships",
+          (t) => (t.foreignKeys.find((fk) => fk.columns[0] === "user_id")!.onDelete = "Restrict"),
+        ),
       /"memberships": foreign key "memberships_user_id_fkey" is ON DELETE Restrict, schema.prisma says Cascade/,
     ],
     [
@@ -352,7 +410,8 @@ describe("compareSchema detects drift", () => {
     ],
     [
       "a new @@unique",
-      (d) => d.datamodel.indexes.push({ model: "ApiToken", type: "unique", fields: [{ name: "userId" }, { name: "name" }] }),
+      (d) =>
+        d.datamodel.indexes.push({ model: "ApiToken", type: "unique", fields: [{ name: "userId" }, { name: "name" }] }),
       /"api_tokens": unique index on \(user_id,name\) is missing/,
     ],
     [

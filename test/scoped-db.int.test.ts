@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "@/server/platform/db/client";
-import { CHILD_SCOPES, PLATFORM_GLOBAL, scopedDb, scopeKind, TenancyViolation, workspaceOwnedModels } from "@/server/platform/db/scoped";
+import {
+  CHILD_SCOPES,
+  PLATFORM_GLOBAL,
+  scopedDb,
+  scopeKind,
+  TenancyViolation,
+  workspaceOwnedModels,
+} from "@/server/platform/db/scoped";
 import { newId } from "@/server/platform/ids";
 import { bootBridgeApp } from "./support/bridge-fixtures";
 import { seedTenant, type TTenantFixture } from "./support/tenant-fixtures";
@@ -49,7 +56,9 @@ async function victimDigest(): Promise<string> {
   for (const m of models()) {
     if (scopeKind(m) === "global") continue;
     const rows = await delegate(db(), m).findMany({ where: victimWhere(m) });
-    out.push(`${m}:${rows.length}:${JSON.stringify(rows, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))}`);
+    out.push(
+      `${m}:${rows.length}:${JSON.stringify(rows, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))}`,
+    );
   }
   return out.join("\n");
 }
@@ -62,10 +71,16 @@ beforeAll(async () => {
   await db().workspace.create({ data: { id: wsA, name: "A", createdById: V.owner.userId } });
   // Rows of the child tables (the seed's workers left them empty): an attempt, a reservation, a resource use.
   const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { workspaceId: V.ws } });
-  await db().webhookAttempt.create({ data: { id: newId("wat"), deliveryId: delivery.id, attempt: 1, statusCode: 500, durationMs: 3 } });
+  await db().webhookAttempt.create({
+    data: { id: newId("wat"), deliveryId: delivery.id, attempt: 1, statusCode: 500, durationMs: 3 },
+  });
   const budget = await db().budget.findFirstOrThrow({ where: { workspaceId: V.ws } });
-  await db().budgetReservation.create({ data: { id: newId("rsv"), budgetId: budget.id, units: 1, expiresAt: new Date(Date.now() + 60_000) } });
-  await db().managedResourceUse.create({ data: { deploymentId: V.ids.dep!, resourceId: V.ids.mres!, envVar: "DATABASE_URL" } });
+  await db().budgetReservation.create({
+    data: { id: newId("rsv"), budgetId: budget.id, units: 1, expiresAt: new Date(Date.now() + 60_000) },
+  });
+  await db().managedResourceUse.create({
+    data: { deploymentId: V.ids.dep!, resourceId: V.ids.mres!, envVar: "DATABASE_URL" },
+  });
 }, 300_000);
 
 describe("scopedDb(workspace): the scoped data layer, for every model of the schema", () => {
@@ -91,7 +106,10 @@ describe("scopedDb(workspace): the scoped data layer, for every model of the sch
       if (victims.length) withRows++;
       // A owns nothing but its own workspace row.
       const own = scopeKind(m) === "workspace" ? 1 : 0;
-      expect((await delegate(scopedDb(wsA), m).findMany()).map((r) => r.id ?? r), m).toEqual(own ? [wsA] : []);
+      expect(
+        (await delegate(scopedDb(wsA), m).findMany()).map((r) => r.id ?? r),
+        m,
+      ).toEqual(own ? [wsA] : []);
       expect(await delegate(scopedDb(wsA), m).count(), m).toBe(own);
       expect((await delegate(scopedDb(wsA), m).aggregate({ _count: true }))._count, m).toBe(own);
       expect(await delegate(scopedDb(V.ws), m).count(), m).toBe(victims.length);
@@ -114,7 +132,9 @@ describe("scopedDb(workspace): the scoped data layer, for every model of the sch
       for (const row of victims.slice(0, 3)) {
         if (typeof row.id !== "string") continue;
         // A unique where is scoped too: "not found" (P2025), never B's row.
-        await expect(A.update({ where: { id: row.id }, data: {} }), `${m} update`).rejects.toMatchObject({ code: "P2025" });
+        await expect(A.update({ where: { id: row.id }, data: {} }), `${m} update`).rejects.toMatchObject({
+          code: "P2025",
+        });
         await expect(A.delete({ where: { id: row.id } }), `${m} delete`).rejects.toMatchObject({ code: "P2025" });
       }
       if (kind === "workspace") continue; // deleting A's workspace row would end the test's A
@@ -122,9 +142,16 @@ describe("scopedDb(workspace): the scoped data layer, for every model of the sch
       expect((await A.deleteMany({})).count, m).toBe(0);
       if (kind === "owned") {
         await expect(A.create({ data: { workspaceId: V.ws } }), `${m} create`).rejects.toThrow(TenancyViolation);
-        await expect(A.createMany({ data: [{ workspaceId: V.ws }] }), `${m} createMany`).rejects.toThrow(TenancyViolation);
-        await expect(A.updateMany({ where: {}, data: { workspaceId: V.ws } }), `${m} move`).rejects.toThrow(TenancyViolation);
-        await expect(A.upsert({ where: { id: "x" }, create: { workspaceId: V.ws }, update: {} }), `${m} upsert`).rejects.toThrow(TenancyViolation);
+        await expect(A.createMany({ data: [{ workspaceId: V.ws }] }), `${m} createMany`).rejects.toThrow(
+          TenancyViolation,
+        );
+        await expect(A.updateMany({ where: {}, data: { workspaceId: V.ws } }), `${m} move`).rejects.toThrow(
+          TenancyViolation,
+        );
+        await expect(
+          A.upsert({ where: { id: "x" }, create: { workspaceId: V.ws }, update: {} }),
+          `${m} upsert`,
+        ).rejects.toThrow(TenancyViolation);
       }
     }
     expect(await victimDigest()).toBe(before);
@@ -137,13 +164,19 @@ describe("scopedDb(workspace): the scoped data layer, for every model of the sch
     const before = await db().budgetReservation.count();
     // A's client, B's budget: the connect finds no budget of A (P2025), nothing is written.
     await expect(
-      scopedDb(wsA).budgetReservation.create({ data: { id: newId("rsv"), budgetId: budgetB.id, units: 1, expiresAt: new Date() } }),
+      scopedDb(wsA).budgetReservation.create({
+        data: { id: newId("rsv"), budgetId: budgetB.id, units: 1, expiresAt: new Date() },
+      }),
     ).rejects.toMatchObject({ code: "P2025" });
     expect(await db().budgetReservation.count()).toBe(before);
     // B's client, B's budget: created.
-    const ok = await scopedDb(V.ws).budgetReservation.create({ data: { id: newId("rsv"), budgetId: budgetB.id, units: 1, expiresAt: new Date() } });
+    const ok = await scopedDb(V.ws).budgetReservation.create({
+      data: { id: newId("rsv"), budgetId: budgetB.id, units: 1, expiresAt: new Date() },
+    });
     expect(ok.budgetId).toBe(budgetB.id);
-    await expect(scopedDb(wsA).workspace.create({ data: { id: newId("ws"), name: "x", createdById: V.owner.userId } })).rejects.toThrow(TenancyViolation);
+    await expect(
+      scopedDb(wsA).workspace.create({ data: { id: newId("ws"), name: "x", createdById: V.owner.userId } }),
+    ).rejects.toThrow(TenancyViolation);
   });
 
   it("interactive transactions of the scoped client are scoped too", async () => {
@@ -154,7 +187,16 @@ describe("scopedDb(workspace): the scoped data layer, for every model of the sch
     });
     expect(seen).toEqual({ products: [], byId: null });
     await expect(
-      scopedDb(wsA).$transaction(async (tx) => tx.kvEntry.create({ data: { workspaceId: V.ws, productId: V.ids.prod!, key: "/x", value: "1" } as Prisma.KvEntryUncheckedCreateInput })),
+      scopedDb(wsA).$transaction(async (tx) =>
+        tx.kvEntry.create({
+          data: {
+            workspaceId: V.ws,
+            productId: V.ids.prod!,
+            key: "/x",
+            value: "1",
+          } as Prisma.KvEntryUncheckedCreateInput,
+        }),
+      ),
     ).rejects.toThrow(TenancyViolation);
     const own = await scopedDb(V.ws).$transaction((tx) => tx.product.findUnique({ where: { id: V.ids.prod! } }));
     expect(own?.id).toBe(V.ids.prod);

@@ -17,9 +17,10 @@ const root = path.resolve(import.meta.dirname, "..");
 const PLATFORM_MODULES: Record<string, string> = {
   "src/server/platform/db/client.ts": "defines db()",
   "src/server/platform/db/scoped.ts": "builds scopedDb(ws) on db()",
-  "src/server/platform/idempotency.ts": "idempotency records are keyed by principal, replayed before a workspace is resolved",
-  "src/server/platform/signing-keys.ts": "the platform's JWT signing keys",
-  "src/server/platform/jwt.ts": "the platform's JWT signing keys",
+  "src/server/platform/idempotency.ts":
+    "idempotency records are keyed by principal, replayed before a workspace is resolved",
+  "src/server/domain/signing-keys/signing-keys.service.ts": "the platform's JWT signing keys",
+  "src/server/domain/signing-keys/jwt.service.ts": "the platform's JWT signing keys",
   "src/server/platform/retention.ts": "retention deletes expired rows of every workspace",
   "src/server/domain/runners/runner-hosts.service.ts": "runner hosts serve every workspace (placement, leases)",
 };
@@ -61,7 +62,10 @@ const read = (rel: string) => readFileSync(path.join(root, rel), "utf8");
 describe("scoped data access sites", () => {
   it("every db() use in src/server is a platform module or says why it is platform-scoped", () => {
     const bad = sources("src/server").flatMap((f) => unmarkedUses(f, read(f)));
-    expect(bad, `unscoped db() uses: use scopedDb(ws), or comment "platform-scoped: <why>" on the line or just above it\n${bad.join("\n")}`).toEqual([]);
+    expect(
+      bad,
+      `unscoped db() uses: use scopedDb(ws), or comment "platform-scoped: <why>" on the line or just above it\n${bad.join("\n")}`,
+    ).toEqual([]);
   });
 
   it("every allow-listed platform module exists", () => {
@@ -83,13 +87,18 @@ describe("scoped data access sites", () => {
     const far = ["// platform-scoped: not this one", "", "", "", "const x = await db().user.count();"].join("\n");
     expect(unmarkedUses("src/server/domain/x/far.ts", far)).toHaveLength(1);
     expect(unmarkedUses("src/server/domain/x/doc.ts", " * the read uses db(); the writes are scoped")).toEqual([]);
-    const marked = ["// platform-scoped: a sweep over every workspace", "const n = await db().user.count();"].join("\n");
+    const marked = ["// platform-scoped: a sweep over every workspace", "const n = await db().user.count();"].join(
+      "\n",
+    );
     expect(unmarkedUses("src/server/domain/x/ok.ts", marked)).toEqual([]);
     expect(unmarkedUses("src/server/platform/idempotency.ts", planted)).toEqual([]);
   });
 
   it("routers and the tRPC wiring do not touch Prisma", () => {
-    const wiring = [...sources("src/server/trpc"), ...sources("src/server/domain").filter((f) => f.endsWith(".router.ts"))];
+    const wiring = [
+      ...sources("src/server/trpc"),
+      ...sources("src/server/domain").filter((f) => f.endsWith(".router.ts")),
+    ];
     expect(wiring.length).toBeGreaterThan(5);
     const bad = wiring.filter((f) => /from "@\/server\/platform\/db\/|from "@\/generated\/prisma/.test(read(f)));
     expect(bad).toEqual([]);

@@ -1,13 +1,21 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { authenticateBridgeToken } from "@/server/domain/service-identities/token.service";
+import { authenticateBridgeToken } from "@/server/domain/service-identities/bridge-token.service";
 import { issueTokenForEmail } from "@/server/domain/identity/tokens.service";
 import { handleOAuthToken } from "./support/handlers";
 import { db } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
 import { api, bootApp, makeUser, makeWorkspace, type TTestUser, type TTestWorkspace } from "./support/api";
-import { CORRELATION_ID_RE, expectShape, Page, Problem, zSpecId, zTimestamp, zWorkspaceRef } from "./support/spec-schemas";
+import {
+  CORRELATION_ID_RE,
+  expectShape,
+  Page,
+  Problem,
+  zSpecId,
+  zTimestamp,
+  zWorkspaceRef,
+} from "./support/spec-schemas";
 
 /**
  * Service identities through the real /v1 REST boundary: workspace and
@@ -47,7 +55,15 @@ let platformProd: string;
 async function makeProduct(workspaceId: string, userId: string): Promise<string> {
   const id = newId("prod");
   await db().product.create({
-    data: { id, name: id, workspaceId, inputRevisionId: newId("rev"), repoUrl: "https://example.com/shop.git", ref: "main", createdBy: userId },
+    data: {
+      id,
+      name: id,
+      workspaceId,
+      inputRevisionId: newId("rev"),
+      repoUrl: "https://example.com/shop.git",
+      ref: "main",
+      createdBy: userId,
+    },
   });
   return id;
 }
@@ -59,7 +75,12 @@ async function member(wsId: string, ownerToken: string, role: string): Promise<T
   return u;
 }
 
-async function createWs(body: Record<string, unknown>, token = owner.token, wsId = ws.id, headers: Record<string, string> = {}) {
+async function createWs(
+  body: Record<string, unknown>,
+  token = owner.token,
+  wsId = ws.id,
+  headers: Record<string, string> = {},
+) {
   return api("POST", `/v1/workspaces/${wsId}/service-identities`, { token, body, headers });
 }
 
@@ -68,7 +89,11 @@ async function tokenFor(clientId: string, secret: string) {
     new Request("http://localhost:3000/v1/oauth/token", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: secret }).toString(),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: clientId,
+        client_secret: secret,
+      }).toString(),
     }),
   );
   return { status: res.status, json: (await res.json()) as Record<string, string> };
@@ -91,17 +116,40 @@ describe("workspace service identities", () => {
   it("creates one (201): the secret once, its sha256 stored, audit and event stamped with the correlation id", async () => {
     const corr = newId("evt");
     const r = await createWs(
-      { name: "ci deploy", product_id: prod, environment_type: "staging", federation: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/shop:ref:refs/heads/main", audience: "capstan" } },
-      owner.token, ws.id, { "x-correlation-id": corr },
+      {
+        name: "ci deploy",
+        product_id: prod,
+        environment_type: "staging",
+        federation: {
+          issuer: "https://token.actions.githubusercontent.com",
+          subject: "repo:acme/shop:ref:refs/heads/main",
+          audience: "capstan",
+        },
+      },
+      owner.token,
+      ws.id,
+      { "x-correlation-id": corr },
     );
     expect(r.status, r.text).toBe(201);
     expect(r.headers.get("x-correlation-id")).toBe(corr);
     const si = expectShape(Created, r.json);
-    expect(si).toMatchObject({ workspace_id: ws.id, kind: "workspace", name: "ci deploy", product_id: prod, environment_type: "staging", status: "active", client_id: si.id, last_token_at: null, revoked_at: null });
+    expect(si).toMatchObject({
+      workspace_id: ws.id,
+      kind: "workspace",
+      name: "ci deploy",
+      product_id: prod,
+      environment_type: "staging",
+      status: "active",
+      client_id: si.id,
+      last_token_at: null,
+      revoked_at: null,
+    });
     expect(si.federation?.subject).toBe("repo:acme/shop:ref:refs/heads/main");
     const row = await db().serviceIdentity.findUnique({ where: { id: si.id }, omit: { secretHash: false } });
     expect(row?.secretHash).toBe(sha256(si.client_secret));
-    const audit = await db().auditRecord.findMany({ where: { workspaceId: ws.id, action: "service_identity.created", targetId: si.id } });
+    const audit = await db().auditRecord.findMany({
+      where: { workspaceId: ws.id, action: "service_identity.created", targetId: si.id },
+    });
     expect(audit).toHaveLength(1);
     expect(audit[0]!.correlationId).toBe(corr);
     expect(json(audit)).not.toContain(si.client_secret);
@@ -118,11 +166,18 @@ describe("workspace service identities", () => {
     expect(p1.status, p1.text).toBe(200);
     const page1 = expectShape(Page(Identity), p1.json);
     expect(page1.items.map((i) => i.id)).toEqual([b.id]);
-    const p2 = await api("GET", `/v1/workspaces/${ws.id}/service-identities?limit=1&cursor=${page1.next_cursor}`, { token: owner.token });
+    const p2 = await api("GET", `/v1/workspaces/${ws.id}/service-identities?limit=1&cursor=${page1.next_cursor}`, {
+      token: owner.token,
+    });
     expect(expectShape(Page(Identity), p2.json).items.map((i) => i.id)).toEqual([a.id]);
     const one = await api("GET", `/v1/workspaces/${ws.id}/service-identities/${a.id}`, { token: owner.token });
     expect(one.status).toBe(200);
-    expect(expectShape(Identity, one.json)).toMatchObject({ id: a.id, name: "a", environment_type: null, federation: null });
+    expect(expectShape(Identity, one.json)).toMatchObject({
+      id: a.id,
+      name: "a",
+      environment_type: null,
+      federation: null,
+    });
     expect(one.text).not.toContain("secret_hash");
     expect(one.text).not.toContain(a.client_secret);
   });
@@ -137,14 +192,74 @@ describe("workspace service identities", () => {
     ["a malformed product_id", () => ({ name: "x", product_id: "prod_nope" }), "/product_id"],
     ["an unknown product", () => ({ name: "x", product_id: newId("prod") }), "/product_id"],
     ["a bad environment", () => ({ name: "x", product_id: prod, environment_type: "qa" }), "/environment_type"],
-    ["an issuer that is not a URL", () => ({ name: "x", product_id: prod, federation: { issuer: "not a url", subject: "s", audience: "a" } }), "/federation/issuer"],
-    ["an ftp issuer", () => ({ name: "x", product_id: prod, federation: { issuer: "ftp://idp.example.com", subject: "s", audience: "a" } }), "/federation/issuer"],
-    ["a plain-http public issuer", () => ({ name: "x", product_id: prod, federation: { issuer: "http://idp.example.com", subject: "s", audience: "a" } }), "/federation/issuer"],
-    ["an issuer with a query", () => ({ name: "x", product_id: prod, federation: { issuer: "https://idp.example.com/?x=1", subject: "s", audience: "a" } }), "/federation/issuer"],
-    ["an issuer with credentials", () => ({ name: "x", product_id: prod, federation: { issuer: "https://u:p@idp.example.com", subject: "s", audience: "a" } }), "/federation/issuer"],
-    ["an empty subject", () => ({ name: "x", product_id: prod, federation: { issuer: "https://idp.example.com", subject: "", audience: "a" } }), "/federation/subject"],
-    ["a 256-char audience", () => ({ name: "x", product_id: prod, federation: { issuer: "https://idp.example.com", subject: "s", audience: "a".repeat(256) } }), "/federation/audience"],
-    ["an unknown federation field", () => ({ name: "x", product_id: prod, federation: { issuer: "https://idp.example.com", subject: "s", audience: "a", x: 1 } }), "/federation/x"],
+    [
+      "an issuer that is not a URL",
+      () => ({ name: "x", product_id: prod, federation: { issuer: "not a url", subject: "s", audience: "a" } }),
+      "/federation/issuer",
+    ],
+    [
+      "an ftp issuer",
+      () => ({
+        name: "x",
+        product_id: prod,
+        federation: { issuer: "ftp://idp.example.com", subject: "s", audience: "a" },
+      }),
+      "/federation/issuer",
+    ],
+    [
+      "a plain-http public issuer",
+      () => ({
+        name: "x",
+        product_id: prod,
+        federation: { issuer: "http://idp.example.com", subject: "s", audience: "a" },
+      }),
+      "/federation/issuer",
+    ],
+    [
+      "an issuer with a query",
+      () => ({
+        name: "x",
+        product_id: prod,
+        federation: { issuer: "https://idp.example.com/?x=1", subject: "s", audience: "a" },
+      }),
+      "/federation/issuer",
+    ],
+    [
+      "an issuer with credentials",
+      () => ({
+        name: "x",
+        product_id: prod,
+        federation: { issuer: "https://u:p@idp.example.com", subject: "s", audience: "a" },
+      }),
+      "/federation/issuer",
+    ],
+    [
+      "an empty subject",
+      () => ({
+        name: "x",
+        product_id: prod,
+        federation: { issuer: "https://idp.example.com", subject: "", audience: "a" },
+      }),
+      "/federation/subject",
+    ],
+    [
+      "a 256-char audience",
+      () => ({
+        name: "x",
+        product_id: prod,
+        federation: { issuer: "https://idp.example.com", subject: "s", audience: "a".repeat(256) },
+      }),
+      "/federation/audience",
+    ],
+    [
+      "an unknown federation field",
+      () => ({
+        name: "x",
+        product_id: prod,
+        federation: { issuer: "https://idp.example.com", subject: "s", audience: "a", x: 1 },
+      }),
+      "/federation/x",
+    ],
   ];
   it.each(bad)("refuses %s with 422 and creates nothing", async (_what, body, path) => {
     const before = await count();
@@ -162,12 +277,18 @@ describe("workspace service identities", () => {
     const before = await count();
     const r = await createWs({ name: "x", product_id: foreign });
     expect(r.status).toBe(422);
-    expect(expectShape(Problem, r.json).errors).toEqual([{ path: "/product_id", message: expect.stringContaining(ws.id) }]);
+    expect(expectShape(Problem, r.json).errors).toEqual([
+      { path: "/product_id", message: expect.stringContaining(ws.id) },
+    ]);
     expect(await count()).toBe(before);
   });
 
   it("allows a plain-http loopback issuer only with OIDC_ALLOW_INSECURE_ISSUER=1", async () => {
-    const body = { name: "local", product_id: prod, federation: { issuer: "http://127.0.0.1:9999", subject: "s", audience: "a" } };
+    const body = {
+      name: "local",
+      product_id: prod,
+      federation: { issuer: "http://127.0.0.1:9999", subject: "s", audience: "a" },
+    };
     delete process.env.OIDC_ALLOW_INSECURE_ISSUER;
     try {
       const r = await createWs(body);
@@ -186,14 +307,18 @@ describe("workspace service identities", () => {
     const first = await createWs(body, owner.token, ws.id, { "idempotency-key": key });
     expect(first.status).toBe(201);
     const created = expectShape(Created, first.json);
-    const again = await createWs({ product_id: prod, name: "replayed" }, owner.token, ws.id, { "idempotency-key": key });
+    const again = await createWs({ product_id: prod, name: "replayed" }, owner.token, ws.id, {
+      "idempotency-key": key,
+    });
     expect(again.status, again.text).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(expectShape(Identity, again.json).id).toBe(created.id);
     expect(again.json).not.toHaveProperty("client_secret");
     expect(again.text).not.toContain(created.client_secret);
     expect(await db().serviceIdentity.count({ where: { name: "replayed" } })).toBe(1);
-    const other = await createWs({ name: "different", product_id: prod }, owner.token, ws.id, { "idempotency-key": key });
+    const other = await createWs({ name: "different", product_id: prod }, owner.token, ws.id, {
+      "idempotency-key": key,
+    });
     expect(other.status).toBe(422);
     expect(expectShape(Problem, other.json).reason).toBe("idempotency_key_reused");
     expect(await db().serviceIdentity.count({ where: { name: "different" } })).toBe(0);
@@ -203,8 +328,11 @@ describe("workspace service identities", () => {
     const created = expectShape(Created, (await createWs({ name: "roles", product_id: prod })).json);
     const base = `/v1/workspaces/${ws.id}/service-identities`;
     const calls: Array<[string, string, unknown?]> = [
-      ["GET", base], ["POST", base, { name: "r", product_id: prod }], ["GET", `${base}/${created.id}`],
-      ["DELETE", `${base}/${created.id}`], ["POST", `${base}/${created.id}:rotate-secret`],
+      ["GET", base],
+      ["POST", base, { name: "r", product_id: prod }],
+      ["GET", `${base}/${created.id}`],
+      ["DELETE", `${base}/${created.id}`],
+      ["POST", `${base}/${created.id}:rotate-secret`],
     ];
     const dev = await member(ws.id, owner.token, "developer");
     const viewer = await member(ws.id, owner.token, "viewer");
@@ -227,20 +355,34 @@ describe("workspace service identities", () => {
     const otherOwner = await makeUser();
     const other = await makeWorkspace(otherOwner.token);
     const base = `/v1/workspaces/${other.id}/service-identities`;
-    for (const [method, path] of [["GET", `${base}/${mine.id}`], ["DELETE", `${base}/${mine.id}`], ["POST", `${base}/${mine.id}:rotate-secret`]] as const) {
+    for (const [method, path] of [
+      ["GET", `${base}/${mine.id}`],
+      ["DELETE", `${base}/${mine.id}`],
+      ["POST", `${base}/${mine.id}:rotate-secret`],
+    ] as const) {
       const r = await api(method, path, { token: otherOwner.token });
       expect(r.status, `${method} ${path}`).toBe(404);
     }
     const list = await api("GET", base, { token: otherOwner.token });
     expect(list.json.items).toEqual([]);
 
-    const plat = expectShape(Created, (await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "plat" } })).json);
-    expect((await api("GET", `/v1/workspaces/ws_platform/service-identities/${plat.id}`, { token: platformToken })).status).toBe(404);
-    expect((await api("DELETE", `/v1/workspaces/ws_platform/service-identities/${plat.id}`, { token: platformToken })).status).toBe(404);
+    const plat = expectShape(
+      Created,
+      (await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "plat" } })).json,
+    );
+    expect(
+      (await api("GET", `/v1/workspaces/ws_platform/service-identities/${plat.id}`, { token: platformToken })).status,
+    ).toBe(404);
+    expect(
+      (await api("DELETE", `/v1/workspaces/ws_platform/service-identities/${plat.id}`, { token: platformToken }))
+        .status,
+    ).toBe(404);
     const wsList = await api("GET", "/v1/workspaces/ws_platform/service-identities", { token: platformToken });
     expect(wsList.json.items.map((i: { id: string }) => i.id)).not.toContain(plat.id);
     expect((await api("GET", `/v1/platform/service-identities/${mine.id}`, { token: platformToken })).status).toBe(404);
-    expect((await api("POST", `/v1/platform/service-identities/${mine.id}:revoke`, { token: platformToken })).status).toBe(404);
+    expect(
+      (await api("POST", `/v1/platform/service-identities/${mine.id}:revoke`, { token: platformToken })).status,
+    ).toBe(404);
     expect((await db().serviceIdentity.findUnique({ where: { id: mine.id } }))?.status).toBe("active");
   });
 
@@ -250,23 +392,37 @@ describe("workspace service identities", () => {
     expect(old.status).toBe(200);
     await authenticateBridgeToken(old.json.access_token!);
     const corr = newId("evt");
-    const r = await api("POST", `/v1/workspaces/${ws.id}/service-identities/${si.id}:rotate-secret`, { token: owner.token, headers: { "x-correlation-id": corr } });
+    const r = await api("POST", `/v1/workspaces/${ws.id}/service-identities/${si.id}:rotate-secret`, {
+      token: owner.token,
+      headers: { "x-correlation-id": corr },
+    });
     expect(r.status, r.text).toBe(200);
     const rotated = expectShape(Created, r.json);
     expect(rotated.client_secret).not.toBe(si.client_secret);
     expect(rotated.secret_rotated_at).not.toBeNull();
-    expect(await tokenFor(si.id, si.client_secret)).toEqual({ status: 401, json: { error: "invalid_client", error_description: "client authentication failed: secret mismatch" } });
+    expect(await tokenFor(si.id, si.client_secret)).toEqual({
+      status: 401,
+      json: { error: "invalid_client", error_description: "client authentication failed: secret mismatch" },
+    });
     const fresh = await tokenFor(si.id, rotated.client_secret);
     expect(fresh.status).toBe(200);
-    await expect(authenticateBridgeToken(old.json.access_token!)).rejects.toThrow(/revocation check failed: the client secret was rotated/);
+    await expect(authenticateBridgeToken(old.json.access_token!)).rejects.toThrow(
+      /revocation check failed: the client secret was rotated/,
+    );
     expect((await authenticateBridgeToken(fresh.json.access_token!)).serviceIdentityId).toBe(si.id);
-    const audit = await db().auditRecord.findMany({ where: { workspaceId: ws.id, action: "service_identity.secret_rotated", targetId: si.id } });
+    const audit = await db().auditRecord.findMany({
+      where: { workspaceId: ws.id, action: "service_identity.secret_rotated", targetId: si.id },
+    });
     expect(audit.map((a) => a.correlationId)).toEqual([corr]);
     expect(json(audit)).not.toContain(rotated.client_secret);
     expect(await db().outboxEvent.count({ where: { subject: si.id, type: "service_identity.changed" } })).toBe(2);
 
-    expect((await api("DELETE", `/v1/workspaces/${ws.id}/service-identities/${si.id}`, { token: owner.token })).status).toBe(200);
-    const again = await api("POST", `/v1/workspaces/${ws.id}/service-identities/${si.id}:rotate-secret`, { token: owner.token });
+    expect(
+      (await api("DELETE", `/v1/workspaces/${ws.id}/service-identities/${si.id}`, { token: owner.token })).status,
+    ).toBe(200);
+    const again = await api("POST", `/v1/workspaces/${ws.id}/service-identities/${si.id}:rotate-secret`, {
+      token: owner.token,
+    });
     expect(again.status).toBe(409);
     expect(expectShape(Problem, again.json).reason).toBe("service_identity_revoked");
   });
@@ -285,7 +441,10 @@ describe("workspace service identities", () => {
     expect(twice.status).toBe(200);
     expect(twice.json.revoked_at).toBe(revoked.revoked_at);
     expect(await db().auditRecord.count({ where: { action: "service_identity.revoked", targetId: si.id } })).toBe(1);
-    expect(await tokenFor(si.id, si.client_secret)).toEqual({ status: 401, json: { error: "invalid_client", error_description: "client is revoked" } });
+    expect(await tokenFor(si.id, si.client_secret)).toEqual({
+      status: 401,
+      json: { error: "invalid_client", error_description: "client is revoked" },
+    });
     await expect(authenticateBridgeToken(t.json.access_token!)).rejects.toThrow(/revocation check failed/);
   });
 
@@ -294,7 +453,13 @@ describe("workspace service identities", () => {
     const t = await tokenFor(si.id, si.client_secret);
     const caller = await authenticateBridgeToken(t.json.access_token!);
     const cachedAt = Date.now();
-    expect(caller).toMatchObject({ serviceIdentityId: si.id, workspaceId: ws.id, productId: prod, environmentType: null, kind: "workspace" });
+    expect(caller).toMatchObject({
+      serviceIdentityId: si.id,
+      workspaceId: ws.id,
+      productId: prod,
+      environmentType: null,
+      kind: "workspace",
+    });
     // As another server process would: straight in the database, so this process's cache is not told.
     await db().serviceIdentity.update({ where: { id: si.id }, data: { status: "revoked", revokedAt: new Date() } });
     let rejectedAt = 0;
@@ -315,17 +480,38 @@ describe("workspace service identities", () => {
 
 describe("platform service identities", () => {
   it("create (201, product optional), get, revoke; ws_platform owner/admin only", async () => {
-    const r = await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "runner fleet", environment_type: "production" } });
+    const r = await api("POST", "/v1/platform/service-identities", {
+      token: platformToken,
+      body: { name: "runner fleet", environment_type: "production" },
+    });
     expect(r.status, r.text).toBe(201);
     const si = expectShape(Created, r.json);
-    expect(si).toMatchObject({ kind: "platform", workspace_id: "ws_platform", product_id: null, environment_type: "production" });
-    expect(await db().auditRecord.count({ where: { workspaceId: "ws_platform", action: "service_identity.created", targetId: si.id } })).toBe(1);
-    const withProd = await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "p", product_id: platformProd } });
+    expect(si).toMatchObject({
+      kind: "platform",
+      workspace_id: "ws_platform",
+      product_id: null,
+      environment_type: "production",
+    });
+    expect(
+      await db().auditRecord.count({
+        where: { workspaceId: "ws_platform", action: "service_identity.created", targetId: si.id },
+      }),
+    ).toBe(1);
+    const withProd = await api("POST", "/v1/platform/service-identities", {
+      token: platformToken,
+      body: { name: "p", product_id: platformProd },
+    });
     expect(withProd.status).toBe(201);
-    const foreign = await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "p", product_id: prod } });
+    const foreign = await api("POST", "/v1/platform/service-identities", {
+      token: platformToken,
+      body: { name: "p", product_id: prod },
+    });
     expect(foreign.status).toBe(422);
     expect(expectShape(Problem, foreign.json).errors?.[0]?.path).toBe("/product_id");
-    expect((await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "p", extra: 1 } })).status).toBe(422);
+    expect(
+      (await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "p", extra: 1 } }))
+        .status,
+    ).toBe(422);
 
     const got = await api("GET", `/v1/platform/service-identities/${si.id}`, { token: platformToken });
     expect(expectShape(Identity, got.json).id).toBe(si.id);
@@ -335,7 +521,9 @@ describe("platform service identities", () => {
     // A stranger, a workspace owner, and a developer of ws_platform are all refused.
     const dev = await member("ws_platform", platformToken, "developer");
     for (const token of [owner.token, dev.token]) {
-      expect((await api("POST", "/v1/platform/service-identities", { token, body: { name: "nope" } })).status).toBe(403);
+      expect((await api("POST", "/v1/platform/service-identities", { token, body: { name: "nope" } })).status).toBe(
+        403,
+      );
       expect((await api("GET", `/v1/platform/service-identities/${si.id}`, { token })).status).toBe(403);
       expect((await api("POST", `/v1/platform/service-identities/${si.id}:revoke`, { token })).status).toBe(403);
     }
@@ -347,30 +535,55 @@ describe("platform service identities", () => {
     const rv = await api("POST", `/v1/platform/service-identities/${si.id}:revoke`, { token: admin.token });
     expect(rv.status, rv.text).toBe(200);
     expect(expectShape(Identity, rv.json).status).toBe("revoked");
-    expect((await api("POST", `/v1/platform/service-identities/${si.id}:revoke`, { token: admin.token })).status).toBe(200);
+    expect((await api("POST", `/v1/platform/service-identities/${si.id}:revoke`, { token: admin.token })).status).toBe(
+      200,
+    );
     expect((await tokenFor(si.id, si.client_secret)).json.error_description).toBe("client is revoked");
     await expect(authenticateBridgeToken(t.json.access_token!)).rejects.toThrow(/revocation check failed/);
-    expect((await api("POST", `/v1/platform/service-identities/${si.id}:revoke`, { token: admin.token, body: { reason: "x" } })).status).toBe(422);
+    expect(
+      (
+        await api("POST", `/v1/platform/service-identities/${si.id}:revoke`, {
+          token: admin.token,
+          body: { reason: "x" },
+        })
+      ).status,
+    ).toBe(422);
   });
 
   it("a replayed platform create is 201 with the same id and no secret; another body with the key is 422", async () => {
     const key = `pk-${newId("evt")}`;
     const corr = newId("evt");
-    const first = await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "idem platform" }, headers: { "idempotency-key": key, "x-correlation-id": corr } });
+    const first = await api("POST", "/v1/platform/service-identities", {
+      token: platformToken,
+      body: { name: "idem platform" },
+      headers: { "idempotency-key": key, "x-correlation-id": corr },
+    });
     expect(first.status).toBe(201);
     expect(first.headers.get("x-correlation-id")).toBe(corr);
     const created = expectShape(Created, first.json);
     const audit = await db().auditRecord.findMany({ where: { workspaceId: "ws_platform", targetId: created.id } });
     expect(audit.map((a) => [a.action, a.correlationId])).toEqual([["service_identity.created", corr]]);
     // A client reference that is not an evt_ id is echoed as a fresh evt_ id.
-    const ref = await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "ref" }, headers: { "x-correlation-id": "my-ref-1" } });
+    const ref = await api("POST", "/v1/platform/service-identities", {
+      token: platformToken,
+      body: { name: "ref" },
+      headers: { "x-correlation-id": "my-ref-1" },
+    });
     expect(ref.headers.get("x-correlation-id")).toMatch(CORRELATION_ID_RE);
-    const again = await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "idem platform" }, headers: { "idempotency-key": key } });
+    const again = await api("POST", "/v1/platform/service-identities", {
+      token: platformToken,
+      body: { name: "idem platform" },
+      headers: { "idempotency-key": key },
+    });
     expect(again.status).toBe(201);
     expect(again.json.id).toBe(created.id);
     expect(again.json).not.toHaveProperty("client_secret");
     expect(again.text).not.toContain(created.client_secret);
-    const other = await api("POST", "/v1/platform/service-identities", { token: platformToken, body: { name: "changed" }, headers: { "idempotency-key": key } });
+    const other = await api("POST", "/v1/platform/service-identities", {
+      token: platformToken,
+      body: { name: "changed" },
+      headers: { "idempotency-key": key },
+    });
     expect(other.status).toBe(422);
     expect(await db().serviceIdentity.count({ where: { name: { in: ["idem platform", "changed"] } } })).toBe(1);
   });

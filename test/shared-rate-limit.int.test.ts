@@ -33,7 +33,11 @@ function setEnv(vars: Record<string, string | undefined>): void {
 beforeAll(async () => {
   await bootBridgeApp();
   setup = await setupBridge({ capabilities: [kvCapability()] });
-  const limits = { CAPSTAN_BRIDGE_RATE_PER_SEC: String(RATE), CAPSTAN_BRIDGE_BURST: String(RATE), CAPSTAN_REDIS_URL: REDIS_URL };
+  const limits = {
+    CAPSTAN_BRIDGE_RATE_PER_SEC: String(RATE),
+    CAPSTAN_BRIDGE_BURST: String(RATE),
+    CAPSTAN_REDIS_URL: REDIS_URL,
+  };
   servers.push(...(await Promise.all([startServer(limits), startServer(limits)])));
 }, 180_000);
 
@@ -48,7 +52,9 @@ describe("a Bridge rate limit shared by two server processes through Redis", () 
     const [a, b] = servers as [TServer, TServer];
     const kvGet = async (s: TServer) => {
       const res = await checkedFetch(`http://127.0.0.1:${s.port}/v1/capabilities/data.kv/get`, {
-        method: "POST", headers: { authorization: `Bearer ${setup.token}`, "content-type": "application/json" }, body: JSON.stringify({ key: "/app/x" }),
+        method: "POST",
+        headers: { authorization: `Bearer ${setup.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ key: "/app/x" }),
       });
       await res.arrayBuffer();
       return res;
@@ -71,7 +77,9 @@ describe("a Bridge rate limit shared by two server processes through Redis", () 
     }
     const seconds = (Date.now() - started) / 1000;
     const passed = counts.a.ok + counts.b.ok;
-    console.info(`shared limit: ${passed} of ${i} calls passed in ${seconds.toFixed(2)} s at ${RATE}/s (a ${counts.a.ok}, b ${counts.b.ok})`);
+    console.info(
+      `shared limit: ${passed} of ${i} calls passed in ${seconds.toFixed(2)} s at ${RATE}/s (a ${counts.a.ok}, b ${counts.b.ok})`,
+    );
     // Enough calls were offered that two independent per-process limits would have let through
     // at least 2 x RATE x floor(T), more than the shared bound below (the machine may be loaded: a low rate).
     expect(i).toBeGreaterThan(3 * RATE * seconds);
@@ -137,7 +145,10 @@ describe("Redis unreachable: per-process limits, counted, no hang", () => {
       sockets.push(sock);
       sock.on("data", (d) => {
         // One reply per command, in order: CLIENT SETINFO -> OK, INFO -> the server section, anything else -> silence.
-        for (const cmd of d.toString("latin1").split(/(?=\*\d+\r\n)/).filter(Boolean)) {
+        for (const cmd of d
+          .toString("latin1")
+          .split(/(?=\*\d+\r\n)/)
+          .filter(Boolean)) {
           const name = cmd.split("\r\n")[2]?.toLowerCase();
           if (name === "client") sock.write("+OK\r\n");
           else if (name === "info") {
@@ -149,7 +160,10 @@ describe("Redis unreachable: per-process limits, counted, no hang", () => {
     });
     await new Promise<void>((r) => stalled.listen(0, "127.0.0.1", r));
     try {
-      setEnv({ CAPSTAN_REDIS_URL: `redis://127.0.0.1:${(stalled.address() as AddressInfo).port}`, CAPSTAN_REDIS_TIMEOUT_MS: "100" });
+      setEnv({
+        CAPSTAN_REDIS_URL: `redis://127.0.0.1:${(stalled.address() as AddressInfo).port}`,
+        CAPSTAN_REDIS_TIMEOUT_MS: "100",
+      });
       const key = `stalled-${Date.now()}`;
       const deadline = Date.now() + 5_000;
       while (Date.now() < deadline && !rateLimitStats().redisReady) {

@@ -1,5 +1,16 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -19,7 +30,11 @@ const workRoot = path.join(tmp, "work");
 const srvRoot = path.join(tmp, "srv");
 const gitEnv = { ...process.env, HOME: tmp, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, env: gitEnv, encoding: "utf8" }).trim();
+  execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], {
+    cwd,
+    env: gitEnv,
+    encoding: "utf8",
+  }).trim();
 
 let sha1 = "";
 let sha2 = "";
@@ -31,7 +46,9 @@ let hangPort = 0;
 let closedPort = 0;
 
 function listen(server: net.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 /** node:http -> git http-backend (CGI/1.1), buffered: the repositories are tiny. */
@@ -39,7 +56,9 @@ function gitHttpServer(): http.Server {
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith("/private/")) {
-      res.writeHead(401, { "WWW-Authenticate": 'Basic realm="private"', "Content-Type": "text/plain" }).end("auth required");
+      res
+        .writeHead(401, { "WWW-Authenticate": 'Basic realm="private"', "Content-Type": "text/plain" })
+        .end("auth required");
       return;
     }
     if (url.pathname.startsWith("/moved/")) {
@@ -51,10 +70,18 @@ function gitHttpServer(): http.Server {
       return;
     }
     const cgiEnv: Record<string, string> = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmp, GIT_CONFIG_NOSYSTEM: "1", GIT_PROJECT_ROOT: srvRoot, GIT_HTTP_EXPORT_ALL: "1",
-      PATH_INFO: url.pathname.slice("/git".length), QUERY_STRING: url.search.replace(/^\?/, ""), REQUEST_METHOD: req.method ?? "GET",
-      CONTENT_TYPE: req.headers["content-type"] ?? "", REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
-      GIT_PROTOCOL: String(req.headers["git-protocol"] ?? ""), HTTP_CONTENT_ENCODING: String(req.headers["content-encoding"] ?? ""),
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: tmp,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_PROJECT_ROOT: srvRoot,
+      GIT_HTTP_EXPORT_ALL: "1",
+      PATH_INFO: url.pathname.slice("/git".length),
+      QUERY_STRING: url.search.replace(/^\?/, ""),
+      REQUEST_METHOD: req.method ?? "GET",
+      CONTENT_TYPE: req.headers["content-type"] ?? "",
+      REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
+      GIT_PROTOCOL: String(req.headers["git-protocol"] ?? ""),
+      HTTP_CONTENT_ENCODING: String(req.headers["content-encoding"] ?? ""),
       ...(req.headers["content-length"] ? { CONTENT_LENGTH: req.headers["content-length"] } : {}),
     };
     const child = spawn("/usr/lib/git-core/git-http-backend", [], {
@@ -122,12 +149,20 @@ afterAll(async () => {
 });
 
 const opts = (o: Partial<TFetchOptions>): TFetchOptions => ({
-  repoUrl: `${base}/git/app.git`, ref: "main", timeoutMs: 20_000, allowedHosts: ["github.com", "gitlab.com"],
-  allowLocal: true, workRoot, ...o,
+  repoUrl: `${base}/git/app.git`,
+  ref: "main",
+  timeoutMs: 20_000,
+  allowedHosts: ["github.com", "gitlab.com"],
+  allowLocal: true,
+  workRoot,
+  ...o,
 });
 
 async function rejected(o: Partial<TFetchOptions>): Promise<SourceRejection> {
-  const err = await fetchSource(opts(o)).then(() => null, (e: unknown) => e);
+  const err = await fetchSource(opts(o)).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(SourceRejection);
   expect(workLeftovers()).toEqual([]); // temp dirs are removed on failure
   return err as SourceRejection;
@@ -181,7 +216,17 @@ describe("fetchSource over HTTP (git http-backend)", () => {
   it("ref_not_found for a missing branch, an unknown sha, and refs git would not accept", async () => {
     expect((await rejected({ ref: "no-such-branch" })).code).toBe("ref_not_found");
     expect((await rejected({ ref: "0123456789abcdef0123456789abcdef01234567" })).code).toBe("ref_not_found");
-    for (const ref of ["--upload-pack=touch /tmp/pwned", "a..b", "main:refs/heads/x", "has space", "x.lock", "", "r".repeat(257), "@", "a//b"]) {
+    for (const ref of [
+      "--upload-pack=touch /tmp/pwned",
+      "a..b",
+      "main:refs/heads/x",
+      "has space",
+      "x.lock",
+      "",
+      "r".repeat(257),
+      "@",
+      "a//b",
+    ]) {
       expect((await rejected({ ref })).code, ref).toBe("ref_not_found");
     }
   });
@@ -219,7 +264,13 @@ describe("fetchSource over HTTP (git http-backend)", () => {
 /** Trees a public repository can hold and that must not pass intake, built object by object. */
 function hostileRepo(dir: string): void {
   git(tmp, "init", "-q", "--bare", dir);
-  const blob = (content: string) => execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: dir, env: gitEnv, input: content, encoding: "utf8" }).trim();
+  const blob = (content: string) =>
+    execFileSync("git", ["hash-object", "-w", "--stdin"], {
+      cwd: dir,
+      env: gitEnv,
+      input: content,
+      encoding: "utf8",
+    }).trim();
   const branch = (name: string, entries: string) => {
     const tree = execFileSync("git", ["mktree"], { cwd: dir, env: gitEnv, input: entries, encoding: "utf8" }).trim();
     const commit = git(dir, "commit-tree", tree, "-m", name);
@@ -232,7 +283,13 @@ function hostileRepo(dir: string): void {
 }
 
 describe("hostile repositories: fetched as they are, refused by the scan or by git", () => {
-  const LIMITS: TSourceLimits = { maxTotalBytes: 1e6, maxFiles: 100, maxDepth: 10, maxFileBytes: 1e6, maxPathLength: 200 };
+  const LIMITS: TSourceLimits = {
+    maxTotalBytes: 1e6,
+    maxFiles: 100,
+    maxDepth: 10,
+    maxFileBytes: 1e6,
+    maxPathLength: 200,
+  };
 
   it("a symlink out of the repository is checked out as a link and rejected by scanTree", async () => {
     const f = await fetchSource(opts({ repoUrl: `${base}/git/hostile.git`, ref: "symlink-escape" }));
@@ -248,7 +305,10 @@ describe("hostile repositories: fetched as they are, refused by the scan or by g
   it("a backslash-separated `..` name is rejected by scanTree as traversal", async () => {
     const f = await fetchSource(opts({ repoUrl: `${base}/git/hostile.git`, ref: "backslash" }));
     try {
-      expect(await scanTree(f.dir, LIMITS).catch((e: unknown) => e)).toMatchObject({ code: "traversal", path: "a\\..\\..\\b" });
+      expect(await scanTree(f.dir, LIMITS).catch((e: unknown) => e)).toMatchObject({
+        code: "traversal",
+        path: "a\\..\\..\\b",
+      });
     } finally {
       await f.cleanup();
     }
@@ -270,7 +330,9 @@ describe("fetchSource over file://", () => {
   });
 
   it("refuses file:// when local sources are disabled", async () => {
-    expect((await rejected({ repoUrl: `file://${path.join(srvRoot, "app.git")}`, allowLocal: false })).code).toBe("host_not_allowed");
+    expect((await rejected({ repoUrl: `file://${path.join(srvRoot, "app.git")}`, allowLocal: false })).code).toBe(
+      "host_not_allowed",
+    );
   });
 });
 
@@ -290,7 +352,12 @@ describe("URL policy (no network)", () => {
   });
 
   it("host_not_allowed for loopback when local sources are disabled", async () => {
-    for (const repoUrl of [`${base}/git/app.git`, "http://localhost/x.git", "https://[::1]/x.git", "http://127.1/x.git"]) {
+    for (const repoUrl of [
+      `${base}/git/app.git`,
+      "http://localhost/x.git",
+      "https://[::1]/x.git",
+      "http://127.1/x.git",
+    ]) {
       expect((await rejected({ repoUrl, allowLocal: false })).code, repoUrl).toBe("host_not_allowed");
     }
   });

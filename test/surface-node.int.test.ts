@@ -41,13 +41,19 @@ describe("surface fast path", () => {
     const badEscape = await raw("GET /s/%E0%A4%A/x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     expect(badEscape, "bad escape").toMatch(/^HTTP\/1\.1 404/);
     expect(badEscape).toContain("application/problem+json");
-    const badHost = await raw("GET /s/srf_01jh0000000000000000000000/ HTTP/1.1\r\nHost: bad_host:99999\r\nConnection: close\r\n\r\n");
+    const badHost = await raw(
+      "GET /s/srf_01jh0000000000000000000000/ HTTP/1.1\r\nHost: bad_host:99999\r\nConnection: close\r\n\r\n",
+    );
     expect(badHost, "bad host").toMatch(/^HTTP\/1\.1 404/);
-    const unknownByHost = await raw("GET / HTTP/1.1\r\nHost: srf-01jh0000000000000000000000.localhost:3000\r\nAccept: text/html\r\nConnection: close\r\n\r\n");
+    const unknownByHost = await raw(
+      "GET / HTTP/1.1\r\nHost: srf-01jh0000000000000000000000.localhost:3000\r\nAccept: text/html\r\nConnection: close\r\n\r\n",
+    );
     expect(unknownByHost, "by host").toMatch(/^HTTP\/1\.1 404/);
     expect(unknownByHost).toContain("No such surface");
     // Anything else is Next.js's.
-    expect(await raw("GET /console HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")).toMatch(/^HTTP\/1\.1 299/);
+    expect(await raw("GET /console HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")).toMatch(
+      /^HTTP\/1\.1 299/,
+    );
   });
 
   it("raw REST routes answer a malformed escape with 400, not a throw", async () => {

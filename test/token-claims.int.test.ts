@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { unseal } from "@/server/platform/crypto";
 import { db } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
-import { issuer, MAX_TOKEN_LIFETIME_SECONDS, signToken } from "@/server/platform/jwt";
+import { issuer, MAX_TOKEN_LIFETIME_SECONDS, signToken } from "@/server/domain/signing-keys/jwt.service";
 import { api, type TApiResult, type TTestUser } from "./support/api";
 import { bootBridgeApp, bridge, kvCapability, setupBridge, type TBridgeSetup } from "./support/bridge-fixtures";
 
@@ -47,12 +47,19 @@ const now = () => Math.floor(Date.now() / 1000);
 
 describe("token claims: exp, iat and a maximum lifetime per kind", () => {
   it("the genuine tokens work (the forgeries below differ only in their claims)", async () => {
-    expect((await api("GET", "/v1/workspaces", { token: await forge(owner.token, { iat: now(), exp: now() + 600 }) })).status).toBe(200);
-    expect((await bridge(await forge(s.token, { iat: now(), exp: now() + 600 }), "data.kv", "get", { key: "/app/x" })).status).toBe(200);
+    expect(
+      (await api("GET", "/v1/workspaces", { token: await forge(owner.token, { iat: now(), exp: now() + 600 }) }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await bridge(await forge(s.token, { iat: now(), exp: now() + 600 }), "data.kv", "get", { key: "/app/x" }))
+        .status,
+    ).toBe(200);
   });
 
   for (const kind of ["control", "bridge"] as const) {
-    const call = (token: string) => (kind === "control" ? api("GET", "/v1/workspaces", { token }) : bridge(token, "data.kv", "get", { key: "/app/x" }));
+    const call = (token: string) =>
+      kind === "control" ? api("GET", "/v1/workspaces", { token }) : bridge(token, "data.kv", "get", { key: "/app/x" });
     const genuine = () => (kind === "control" ? owner.token : s.token);
 
     it(`${kind}: a token without exp is refused`, async () => {
@@ -65,26 +72,41 @@ describe("token claims: exp, iat and a maximum lifetime per kind", () => {
 
     it(`${kind}: a token living longer than ${MAX_TOKEN_LIFETIME_SECONDS[kind]} s is refused`, async () => {
       const iat = now();
-      expect401(await call(await forge(genuine(), { iat, exp: iat + MAX_TOKEN_LIFETIME_SECONDS[kind] + 1 })), /lifetime check failed/);
+      expect401(
+        await call(await forge(genuine(), { iat, exp: iat + MAX_TOKEN_LIFETIME_SECONDS[kind] + 1 })),
+        /lifetime check failed/,
+      );
       // Exactly the maximum is fine.
-      expect((await call(await forge(genuine(), { iat, exp: iat + Math.min(MAX_TOKEN_LIFETIME_SECONDS[kind], 3600) }))).status).toBe(200);
+      expect(
+        (await call(await forge(genuine(), { iat, exp: iat + Math.min(MAX_TOKEN_LIFETIME_SECONDS[kind], 3600) })))
+          .status,
+      ).toBe(200);
     });
 
     it(`${kind}: iat in the future beyond the skew allowance is refused; within it, accepted`, async () => {
       const skew = env().CAPSTAN_JWT_CLOCK_SKEW_SECONDS;
-      expect401(await call(await forge(genuine(), { iat: now() + skew + 30, exp: now() + skew + 600 })), /iat|nbf|claims check failed/);
-      expect((await call(await forge(genuine(), { iat: now() + Math.floor(skew / 2), exp: now() + 600 }))).status).toBe(200);
+      expect401(
+        await call(await forge(genuine(), { iat: now() + skew + 30, exp: now() + skew + 600 })),
+        /iat|nbf|claims check failed/,
+      );
+      expect((await call(await forge(genuine(), { iat: now() + Math.floor(skew / 2), exp: now() + 600 }))).status).toBe(
+        200,
+      );
     });
 
     it(`${kind}: exp past by more than the skew allowance is refused; within it, accepted`, async () => {
       const skew = env().CAPSTAN_JWT_CLOCK_SKEW_SECONDS;
       expect401(await call(await forge(genuine(), { iat: now() - 600, exp: now() - skew - 5 })), /expir/);
-      expect((await call(await forge(genuine(), { iat: now() - 600, exp: now() - Math.floor(skew / 2) }))).status).toBe(200);
+      expect((await call(await forge(genuine(), { iat: now() - 600, exp: now() - Math.floor(skew / 2) }))).status).toBe(
+        200,
+      );
     });
   }
 
   it("the service never signs a token longer than its kind allows", async () => {
-    await expect(signToken({ audience: "bridge", subject: s.svc.id, jti: "x", ttlSeconds: MAX_TOKEN_LIFETIME_SECONDS.bridge + 1 })).rejects.toThrow(/at most/);
+    await expect(
+      signToken({ audience: "bridge", subject: s.svc.id, jti: "x", ttlSeconds: MAX_TOKEN_LIFETIME_SECONDS.bridge + 1 }),
+    ).rejects.toThrow(/at most/);
     const { token } = await signToken({ audience: "bridge", subject: s.svc.id, jti: "y", ttlSeconds: 600 });
     const c = decodeJwt(token);
     expect(c.exp! - c.iat!).toBe(600);

@@ -34,12 +34,17 @@ beforeAll(async () => {
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: req.method, headers, body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream) : undefined, duplex: "half",
+      method: req.method,
+      headers,
+      body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream) : undefined,
+      duplex: "half",
     } as RequestInit);
-    void handleTrpc(request, async () => (await authenticateRequest(headers.get("authorization"))).principal).then(async (r) => {
-      res.writeHead(r.status, Object.fromEntries(r.headers));
-      res.end(Buffer.from(await r.arrayBuffer()));
-    });
+    void handleTrpc(request, async () => (await authenticateRequest(headers.get("authorization"))).principal).then(
+      async (r) => {
+        res.writeHead(r.status, Object.fromEntries(r.headers));
+        res.end(Buffer.from(await r.arrayBuffer()));
+      },
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/trpc`;
@@ -50,7 +55,9 @@ afterAll(async () => {
 });
 
 function client(token?: string) {
-  return createTRPCClient<AppRouter>({ links: [httpLink({ url: base, headers: token ? { authorization: `Bearer ${token}` } : {} })] });
+  return createTRPCClient<AppRouter>({
+    links: [httpLink({ url: base, headers: token ? { authorization: `Bearer ${token}` } : {} })],
+  });
 }
 
 /** Calls a procedure, expecting a failure; returns its HTTP status (from the wire), problem and message. */
@@ -61,7 +68,12 @@ async function failure(call: () => Promise<unknown>) {
     expect(err).toBeInstanceOf(TRPCClientError);
     const e = err as TRPCClientError<AppRouter>;
     const data = e.data as { httpStatus: number; problem: unknown; code: string };
-    return { status: data.httpStatus, code: data.code, problem: expectShape(Problem, data.problem), message: e.message };
+    return {
+      status: data.httpStatus,
+      code: data.code,
+      problem: expectShape(Problem, data.problem),
+      message: e.message,
+    };
   }
   throw new Error("expected the call to fail");
 }
@@ -78,33 +90,43 @@ describe("tRPC over HTTP answers the REST status for expected errors", () => {
   });
 
   it("not a member: 403; not found: 404; conflict: 409; validation: 422; hostile input: 400; each as REST", async () => {
-    const cases: { label: string; trpc: () => Promise<unknown>; rest: () => ReturnType<typeof api>; status: number }[] = [
-      {
-        label: "forbidden", status: 403,
-        trpc: () => client(stranger.token).workspaces.get.query({ ws }),
-        rest: () => api("GET", `/v1/workspaces/${ws}`, { token: stranger.token }),
-      },
-      {
-        label: "not found", status: 404,
-        trpc: () => client(owner.token).webhooks.get.query({ ws, wb: newId("wb") }),
-        rest: () => api("GET", `/v1/workspaces/${ws}/event-subscriptions/${newId("wb")}`, { token: owner.token }),
-      },
-      {
-        label: "conflict (the last owner cannot step down)", status: 409,
-        trpc: () => client(owner.token).workspaces.putMember.mutate({ ws, usr: owner.userId, role: "viewer" }),
-        rest: () => api("PUT", `/v1/workspaces/${ws}/members/${owner.userId}`, { token: owner.token, body: { role: "viewer" } }),
-      },
-      {
-        label: "validation", status: 422,
-        trpc: () => client(owner.token).workspaces.create.mutate({ name: "" }),
-        rest: () => api("POST", "/v1/workspaces", { token: owner.token, body: { name: "" } }),
-      },
-      {
-        label: "hostile input", status: 400,
-        trpc: () => client(owner.token).workspaces.create.mutate({ name: "a\u0000b" }),
-        rest: () => api("POST", "/v1/workspaces", { token: owner.token, body: { name: "a\u0000b" } }),
-      },
-    ];
+    const cases: { label: string; trpc: () => Promise<unknown>; rest: () => ReturnType<typeof api>; status: number }[] =
+      [
+        {
+          label: "forbidden",
+          status: 403,
+          trpc: () => client(stranger.token).workspaces.get.query({ ws }),
+          rest: () => api("GET", `/v1/workspaces/${ws}`, { token: stranger.token }),
+        },
+        {
+          label: "not found",
+          status: 404,
+          trpc: () => client(owner.token).webhooks.get.query({ ws, wb: newId("wb") }),
+          rest: () => api("GET", `/v1/workspaces/${ws}/event-subscriptions/${newId("wb")}`, { token: owner.token }),
+        },
+        {
+          label: "conflict (the last owner cannot step down)",
+          status: 409,
+          trpc: () => client(owner.token).workspaces.putMember.mutate({ ws, usr: owner.userId, role: "viewer" }),
+          rest: () =>
+            api("PUT", `/v1/workspaces/${ws}/members/${owner.userId}`, {
+              token: owner.token,
+              body: { role: "viewer" },
+            }),
+        },
+        {
+          label: "validation",
+          status: 422,
+          trpc: () => client(owner.token).workspaces.create.mutate({ name: "" }),
+          rest: () => api("POST", "/v1/workspaces", { token: owner.token, body: { name: "" } }),
+        },
+        {
+          label: "hostile input",
+          status: 400,
+          trpc: () => client(owner.token).workspaces.create.mutate({ name: "a\u0000b" }),
+          rest: () => api("POST", "/v1/workspaces", { token: owner.token, body: { name: "a\u0000b" } }),
+        },
+      ];
     for (const c of cases) {
       const rest = await c.rest();
       expect(rest.status, `${c.label} (REST): ${rest.text}`).toBe(c.status);
@@ -119,9 +141,12 @@ describe("tRPC over HTTP answers the REST status for expected errors", () => {
   });
 
   it("the HTTP status line itself carries the status (not 500, not 200)", async () => {
-    const res = await fetch(`${base}/webhooks.get?input=${encodeURIComponent(JSON.stringify({ ws, wb: newId("wb") }))}`, {
-      headers: { authorization: `Bearer ${owner.token}` },
-    });
+    const res = await fetch(
+      `${base}/webhooks.get?input=${encodeURIComponent(JSON.stringify({ ws, wb: newId("wb") }))}`,
+      {
+        headers: { authorization: `Bearer ${owner.token}` },
+      },
+    );
     expect(res.status).toBe(404);
     const body = (await res.json()) as { error: { data: { problem: unknown } } };
     expect(expectShape(Problem, body.error.data.problem).code).toBe("not_found");

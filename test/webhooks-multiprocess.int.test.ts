@@ -38,7 +38,12 @@ const postgres = !!process.env.DATABASE_URL;
 type TJson = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 20_000, everyMs = 50): Promise<void> {
+async function waitFor(
+  what: string,
+  done: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -76,7 +81,16 @@ function verify(secret: string, id: string, ts: string, body: string, header: st
 }
 
 async function startReceiver(respond: (n: number) => TAnswer = () => 200): Promise<TReceiver> {
-  const r: TReceiver = { url: "", secret: undefined, respond, requests: [], accepted: new Map(), held: [], beforeAnswer: async () => undefined, close: async () => undefined };
+  const r: TReceiver = {
+    url: "",
+    secret: undefined,
+    respond,
+    requests: [],
+    accepted: new Map(),
+    held: [],
+    beforeAnswer: async () => undefined,
+    close: async () => undefined,
+  };
   let n = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -165,17 +179,25 @@ async function connectionsOf(w: TWorker, workingOnly = false): Promise<number> {
     ? await db().$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS n FROM pg_stat_activity
          WHERE application_name = ${w.name} AND query ~ '(outbox_events|webhook_deliveries)'`
-    : await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${w.name}`;
+    : await db().$queryRaw<
+        { n: number }[]
+      >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${w.name}`;
   return rows[0]!.n;
 }
 
 /** Ready = its loops are polling the outbox or the deliveries. */
 async function startWorker(extraEnv: Record<string, string> = {}): Promise<TWorker> {
   const w = spawnWorker(extraEnv);
-  await waitFor(`worker ${w.name} to poll`, async () => {
-    if (!alive(w)) throw new Error(`worker exited (${w.child.exitCode ?? w.child.signalCode}):\n${w.output.join("")}`);
-    return (await connectionsOf(w, true)) > 0;
-  }, START_TIMEOUT_MS, 100);
+  await waitFor(
+    `worker ${w.name} to poll`,
+    async () => {
+      if (!alive(w))
+        throw new Error(`worker exited (${w.child.exitCode ?? w.child.signalCode}):\n${w.output.join("")}`);
+      return (await connectionsOf(w, true)) > 0;
+    },
+    START_TIMEOUT_MS,
+    100,
+  );
   return w;
 }
 
@@ -202,14 +224,20 @@ async function killWorker(w: TWorker, signal: NodeJS.Signals): Promise<void> {
 let owner: TTestUser;
 
 async function subscribe(ws: string, receiver: TReceiver, eventTypes: string[]): Promise<string> {
-  const r = await api("POST", `/v1/workspaces/${ws}/event-subscriptions`, { token: owner.token, body: { url: receiver.url, event_types: eventTypes } });
+  const r = await api("POST", `/v1/workspaces/${ws}/event-subscriptions`, {
+    token: owner.token,
+    body: { url: receiver.url, event_types: eventTypes },
+  });
   expect(r.status, r.text).toBe(201);
   receiver.secret = r.json.secret;
   return r.json.id;
 }
 
 async function setBudget(ws: string, limit: number): Promise<string> {
-  const r = await api("PUT", `/v1/workspaces/${ws}/budgets/ai_tokens`, { token: owner.token, body: { limit_units: limit } });
+  const r = await api("PUT", `/v1/workspaces/${ws}/budgets/ai_tokens`, {
+    token: owner.token,
+    body: { limit_units: limit },
+  });
   expect(r.status, r.text).toBe(200);
   return r.headers.get("x-correlation-id")!;
 }
@@ -260,7 +288,10 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
       for (let i = 1; i <= EVENTS; i++) {
         ids.push(
           await emitEvent(tx, {
-            workspaceId: ws.id, type: "budget.changed", correlationId: newId("evt"), subject: `${ws.id}/budget/${i}`,
+            workspaceId: ws.id,
+            type: "budget.changed",
+            correlationId: newId("evt"),
+            subject: `${ws.id}/budget/${i}`,
             data: { workspace_id: ws.id, usage_category: "ai_tokens", limit_units: i },
           }),
         );
@@ -269,7 +300,11 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     });
 
     await waitFor("all 30 events at the receiver", () => receiver.accepted.size === EVENTS, 20_000);
-    await waitFor("every delivery settled", async () => (await db().webhookDelivery.count({ where: { subscriptionId: wb, status: { not: "delivered" } } })) === 0);
+    await waitFor(
+      "every delivery settled",
+      async () =>
+        (await db().webhookDelivery.count({ where: { subscriptionId: wb, status: { not: "delivered" } } })) === 0,
+    );
     // A grace period of several poll cycles for a duplicate to show up (there must be none).
     await sleep(POLL_MS * 6);
 
@@ -278,8 +313,13 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     expect(dupes, "no event delivered twice").toEqual([]);
     expect(receiver.requests).toHaveLength(EVENTS);
     expect(receiver.requests.every((r) => r.verified && r.status === 200)).toBe(true);
-    expect(maxInFlight, "requests open at once (> one batch = both processes delivering)").toBeGreaterThan(DELIVER_BATCH);
-    const deliveries = await db().webhookDelivery.findMany({ where: { subscriptionId: wb }, include: { attempts: true } });
+    expect(maxInFlight, "requests open at once (> one batch = both processes delivering)").toBeGreaterThan(
+      DELIVER_BATCH,
+    );
+    const deliveries = await db().webhookDelivery.findMany({
+      where: { subscriptionId: wb },
+      include: { attempts: true },
+    });
     expect(deliveries).toHaveLength(EVENTS);
     expect(new Set(deliveries.map((d) => d.eventId)).size, "one delivery per event and subscription").toBe(EVENTS);
     for (const d of deliveries) {
@@ -292,7 +332,10 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     await Promise.all([killWorker(w1, "SIGTERM"), killWorker(w2, "SIGTERM")]);
     for (const w of [w1, w2]) {
       // npx exits by the signal, or 0 once the worker shut down; either way its connections are closed.
-      expect(w.child.exitCode === 0 || w.child.signalCode === "SIGTERM", `${w.child.exitCode} ${w.child.signalCode}\n${w.output.join("")}`).toBe(true);
+      expect(
+        w.child.exitCode === 0 || w.child.signalCode === "SIGTERM",
+        `${w.child.exitCode} ${w.child.signalCode}\n${w.output.join("")}`,
+      ).toBe(true);
       await waitFor(`${w.name} to close its connections`, async () => (await connectionsOf(w)) === 0, 10_000);
     }
   }, 60_000);
@@ -319,16 +362,29 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     expect(leased.lockedUntil).not.toBeNull();
     const leaseEnd = leased.lockedUntil!.getTime();
     expect(leaseEnd - receiver.requests[0]!.at).toBeGreaterThan(LEASE_MS - 1000);
-    expect(await db().webhookAttempt.count({ where: { deliveryId: leased.id } }), "the killed attempt recorded nothing").toBe(0);
+    expect(
+      await db().webhookAttempt.count({ where: { deliveryId: leased.id } }),
+      "the killed attempt recorded nothing",
+    ).toBe(0);
 
     const second = await startWorker();
-    await waitFor("the event to be delivered by the new worker", () => receiver.accepted.has(eventId), LEASE_MS + 15_000);
-    await waitFor("the delivery to be recorded", async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: leased.id } })).status === "delivered");
+    await waitFor(
+      "the event to be delivered by the new worker",
+      () => receiver.accepted.has(eventId),
+      LEASE_MS + 15_000,
+    );
+    await waitFor(
+      "the delivery to be recorded",
+      async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: leased.id } })).status === "delivered",
+    );
 
     expect(receiver.requests.map((r) => r.webhookId)).toEqual([eventId, eventId]);
     expect(receiver.requests[1]!.at, "not retried before the lease expired").toBeGreaterThanOrEqual(leaseEnd - 50);
     expect(receiver.accepted.get(eventId)).toBe(1);
-    const done = await db().webhookDelivery.findUniqueOrThrow({ where: { id: leased.id }, include: { attempts: true } });
+    const done = await db().webhookDelivery.findUniqueOrThrow({
+      where: { id: leased.id },
+      include: { attempts: true },
+    });
     expect(done.attemptCount).toBe(2);
     expect(done.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[2, 200]]);
     expect(await db().webhookDelivery.count({ where: { eventId } })).toBe(1);
@@ -358,7 +414,10 @@ describe.skipIf(!postgres)("webhook delivery across worker processes", () => {
     await w.exited;
     expect(Date.now() - signalled, "the worker waited for the answer").toBeGreaterThanOrEqual(3000);
 
-    const d = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: wb }, include: { attempts: true } });
+    const d = await db().webhookDelivery.findFirstOrThrow({
+      where: { subscriptionId: wb },
+      include: { attempts: true },
+    });
     expect(d.status, w.output.join("")).toBe("delivered");
     expect(d.lockedUntil).toBeNull();
     expect(d.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 200]]);

@@ -95,7 +95,10 @@ async function startReceiver(respond: TReceiver["respond"] = () => 200): Promise
       const signature = String(req.headers["webhook-signature"] ?? "");
       const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) < 300;
       const verified =
-        req.method === "POST" && !!receiver.secret && fresh && verifyStandardWebhook(receiver.secret, webhookId, timestamp, rawBody, signature);
+        req.method === "POST" &&
+        !!receiver.secret &&
+        fresh &&
+        verifyStandardWebhook(receiver.secret, webhookId, timestamp, rawBody, signature);
       let event: TJson | undefined;
       try {
         event = JSON.parse(rawBody) as TJson;
@@ -105,7 +108,16 @@ async function startReceiver(respond: TReceiver["respond"] = () => 200): Promise
       let status = 401;
       if (verified && event) status = receiver.respond(++verifiedCount, event);
       else if (verified) status = 400;
-      receiver.requests.push({ webhookId, timestamp, signature, contentType: String(req.headers["content-type"] ?? ""), rawBody, status, verified, event });
+      receiver.requests.push({
+        webhookId,
+        timestamp,
+        signature,
+        contentType: String(req.headers["content-type"] ?? ""),
+        rawBody,
+        status,
+        verified,
+        event,
+      });
       if (status >= 200 && status < 300 && event) {
         const seen = receiver.accepted.get(webhookId);
         receiver.accepted.set(webhookId, { event, times: (seen?.times ?? 0) + 1 });
@@ -207,7 +219,10 @@ const DeadLetter = z.object({
 });
 
 /** CloudEvents 1.0 structured JSON as our receivers parse it. */
-function expectCloudEvent(ev: TJson | undefined, expected: { type: string; ws: string; webhookId?: string; correlationId?: string }) {
+function expectCloudEvent(
+  ev: TJson | undefined,
+  expected: { type: string; ws: string; webhookId?: string; correlationId?: string },
+) {
   expect(ev, "a JSON CloudEvent").toBeTypeOf("object");
   const e = ev!;
   expect(e.specversion).toBe("1.0");
@@ -260,7 +275,11 @@ async function createSub(w: string, body: TJson, token = owner.token, headers: R
 
 /** A subscription for `receiver`, whose secret the receiver then verifies with. */
 async function subscribe(w: string, receiver: TReceiver, eventTypes: string[]): Promise<TJson> {
-  const r = await createSub(w, { url: receiver.url, event_types: eventTypes, description: `test ${eventTypes.join(",")}` });
+  const r = await createSub(w, {
+    url: receiver.url,
+    event_types: eventTypes,
+    description: `test ${eventTypes.join(",")}`,
+  });
   expect(r.status, r.text).toBe(201);
   receiver.secret = r.json.secret;
   return r.json;
@@ -279,7 +298,10 @@ async function setPlan(w: string, plan: string) {
 }
 
 async function setBudget(w: string, limit: number | null, category = "ai_tokens") {
-  const r = await api("PUT", `/v1/workspaces/${w}/budgets/${category}`, { token: owner.token, body: { limit_units: limit } });
+  const r = await api("PUT", `/v1/workspaces/${w}/budgets/${category}`, {
+    token: owner.token,
+    body: { limit_units: limit },
+  });
   expect(r.status, r.text).toBe(200);
   return r;
 }
@@ -293,7 +315,11 @@ beforeAll(async () => {
   [owner, admin, developer, viewer] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
   ws = await makeWorkspace(owner.token, "webhooks");
   otherWs = await makeWorkspace(owner.token, "webhooks other");
-  for (const [u, role] of [[admin, "admin"], [developer, "developer"], [viewer, "viewer"]] as const) {
+  for (const [u, role] of [
+    [admin, "admin"],
+    [developer, "developer"],
+    [viewer, "viewer"],
+  ] as const) {
     const r = await putMember(ws.id, u.userId, role);
     expect(r.status, r.text).toBe(200);
   }
@@ -309,7 +335,11 @@ afterAll(async () => {
 
 describe("event subscriptions: REST", () => {
   it("create returns 201 with a whsec_ secret shown once; get and list never return it", async () => {
-    const body = { url: "https://hooks.example.com/capstan", event_types: ["plan.changed", "budget.changed"], description: "billing" };
+    const body = {
+      url: "https://hooks.example.com/capstan",
+      event_types: ["plan.changed", "budget.changed"],
+      description: "billing",
+    };
     const r = await createSub(ws.id, body);
     expect(r.status, r.text).toBe(201);
     const sub = expectShape(SubscriptionWithSecret, r.json);
@@ -335,7 +365,10 @@ describe("event subscriptions: REST", () => {
     expect(list.text).not.toContain(sub.secret.slice("whsec_".length));
 
     // The secret is never stored in the clear either.
-    const row = await db().eventSubscription.findUniqueOrThrow({ where: { id: sub.id }, omit: { secretSealed: false } });
+    const row = await db().eventSubscription.findUniqueOrThrow({
+      where: { id: sub.id },
+      omit: { secretSealed: false },
+    });
     expect(row.secretSealed).not.toContain(sub.secret.slice("whsec_".length));
   });
 
@@ -352,7 +385,9 @@ describe("event subscriptions: REST", () => {
     expect(replay.json.id).toBe(first.json.id);
     expect(await db().eventSubscription.count({ where: { workspaceId: ws.id, description: "replay" } })).toBe(1);
     const stored = await db().idempotencyKey.findFirstOrThrow({ where: { principalId: owner.userId, key } });
-    expect(stored.responseBody ?? "", "the one-time secret must not be kept in idempotency_keys").not.toContain(secretB64);
+    expect(stored.responseBody ?? "", "the one-time secret must not be kept in idempotency_keys").not.toContain(
+      secretB64,
+    );
     expect(replay.json).not.toHaveProperty("secret");
     expect(replay.text).not.toContain(secretB64);
   });
@@ -366,13 +401,20 @@ describe("event subscriptions: REST", () => {
     expect(del.text).toBe("");
     expectProblem(await api("GET", `${subsPath(ws.id)}/${id}`, { token: owner.token }), 404, "not_found");
     expectProblem(await api("DELETE", `${subsPath(ws.id)}/${id}`, { token: owner.token }), 404, "not_found");
-    expectProblem(await api("POST", `${subsPath(ws.id)}/${id}:rotate-secret`, { token: owner.token }), 404, "not_found");
+    expectProblem(
+      await api("POST", `${subsPath(ws.id)}/${id}:rotate-secret`, { token: owner.token }),
+      404,
+      "not_found",
+    );
     const list = await api("GET", `${subsPath(ws.id)}?limit=200`, { token: owner.token });
     expect(list.json.items.map((s: TJson) => s.id)).not.toContain(id);
   });
 
   it("rotate-secret returns a new secret (shown once) and keeps the subscription", async () => {
-    const created = await createSub(ws.id, { url: "https://hooks.example.com/rotate", event_types: ["member.upserted"] });
+    const created = await createSub(ws.id, {
+      url: "https://hooks.example.com/rotate",
+      event_types: ["member.upserted"],
+    });
     expect(created.status, created.text).toBe(201);
     const r = await api("POST", `${subsPath(ws.id)}/${created.json.id}:rotate-secret`, { token: admin.token });
     expect(r.status, r.text).toBe(200);
@@ -402,9 +444,19 @@ describe("event subscriptions: REST", () => {
     try {
       process.env.CAPSTAN_WEBHOOK_ALLOW_PRIVATE = "0";
       resetEnvCache();
-      for (const url of ["http://hooks.example.com/x", "http://127.0.0.1:9/x", "https://127.0.0.1/x", "https://localhost/x", "https://10.1.2.3/x", "https://[::1]/x"]) {
+      for (const url of [
+        "http://hooks.example.com/x",
+        "http://127.0.0.1:9/x",
+        "https://127.0.0.1/x",
+        "https://localhost/x",
+        "https://10.1.2.3/x",
+        "https://[::1]/x",
+      ]) {
         const p = expectProblem(await createSub(ws.id, { url, event_types: ["*"] }), 422, "validation_failed");
-        expect(p.errors?.map((e) => e.path), url).toContain("/url");
+        expect(
+          p.errors?.map((e) => e.path),
+          url,
+        ).toContain("/url");
       }
       const ok = await createSub(ws.id, { url: "https://hooks.example.com/public", event_types: ["*"] });
       expect(ok.status, ok.text).toBe(201);
@@ -424,10 +476,22 @@ describe("event subscriptions: REST", () => {
   });
 
   it("an unknown event type, an empty list or an unknown field is 422", async () => {
-    const unknown = expectProblem(await createSub(ws.id, { url: "https://hooks.example.com/x", event_types: ["plan.changed", "no.such_event"] }), 422, "validation_failed");
+    const unknown = expectProblem(
+      await createSub(ws.id, { url: "https://hooks.example.com/x", event_types: ["plan.changed", "no.such_event"] }),
+      422,
+      "validation_failed",
+    );
     expect(unknown.errors?.some((e) => e.path.startsWith("/event_types"))).toBe(true);
-    expectProblem(await createSub(ws.id, { url: "https://hooks.example.com/x", event_types: [] }), 422, "validation_failed");
-    expectProblem(await createSub(ws.id, { url: "https://hooks.example.com/x", event_types: ["*"], secret: "whsec_mine" }), 422, "validation_failed");
+    expectProblem(
+      await createSub(ws.id, { url: "https://hooks.example.com/x", event_types: [] }),
+      422,
+      "validation_failed",
+    );
+    expectProblem(
+      await createSub(ws.id, { url: "https://hooks.example.com/x", event_types: ["*"], secret: "whsec_mine" }),
+      422,
+      "validation_failed",
+    );
     expectProblem(await createSub(ws.id, { event_types: ["*"] }), 422, "validation_failed");
   });
 
@@ -437,7 +501,10 @@ describe("event subscriptions: REST", () => {
     const wb = created.json.id as string;
     for (const u of [developer, viewer]) {
       const calls = [
-        api("POST", subsPath(ws.id), { token: u.token, body: { url: "https://hooks.example.com/dev", event_types: ["*"] } }),
+        api("POST", subsPath(ws.id), {
+          token: u.token,
+          body: { url: "https://hooks.example.com/dev", event_types: ["*"] },
+        }),
         api("GET", subsPath(ws.id), { token: u.token }),
         api("GET", `${subsPath(ws.id)}/${wb}`, { token: u.token }),
         api("DELETE", `${subsPath(ws.id)}/${wb}`, { token: u.token }),
@@ -453,7 +520,11 @@ describe("event subscriptions: REST", () => {
     expect(await db().eventSubscription.count({ where: { url: "https://hooks.example.com/dev" } })).toBe(0);
     expect((await api("GET", `${subsPath(ws.id)}/${wb}`, { token: owner.token })).status).toBe(200);
 
-    const byAdmin = await createSub(ws.id, { url: "https://hooks.example.com/admin", event_types: ["plan.changed"] }, admin.token);
+    const byAdmin = await createSub(
+      ws.id,
+      { url: "https://hooks.example.com/admin", event_types: ["plan.changed"] },
+      admin.token,
+    );
     expect(byAdmin.status, byAdmin.text).toBe(201);
     const list = await api("GET", dlqPath(ws.id), { token: admin.token });
     expect(list.status, list.text).toBe(200);
@@ -466,7 +537,11 @@ describe("event subscriptions: REST", () => {
     const wb = foreign.json.id as string;
     expectProblem(await api("GET", `${subsPath(ws.id)}/${wb}`, { token: owner.token }), 404, "not_found");
     expectProblem(await api("DELETE", `${subsPath(ws.id)}/${wb}`, { token: owner.token }), 404, "not_found");
-    expectProblem(await api("POST", `${subsPath(ws.id)}/${wb}:rotate-secret`, { token: owner.token }), 404, "not_found");
+    expectProblem(
+      await api("POST", `${subsPath(ws.id)}/${wb}:rotate-secret`, { token: owner.token }),
+      404,
+      "not_found",
+    );
     expectProblem(await api("GET", `${subsPath(ws.id)}/${wb}/deliveries`, { token: owner.token }), 404, "not_found");
     const list = await api("GET", `${subsPath(ws.id)}?limit=200`, { token: owner.token });
     expect(list.json.items.map((s: TJson) => s.id)).not.toContain(wb);
@@ -490,10 +565,15 @@ describe("webhook delivery", () => {
     const change = await setPlan(w.id, "team");
     await pumpUntil("the third attempt", () => receiver.accepted.size > 0);
     // Let any (wrong) extra attempt surface before counting.
-    await pumpUntil("the delivery to settle", async () => (await deliveriesOf(w.id, sub.id)).every((d) => d.status !== "pending"));
+    await pumpUntil("the delivery to settle", async () =>
+      (await deliveriesOf(w.id, sub.id)).every((d) => d.status !== "pending"),
+    );
 
     expect(receiver.requests.map((r) => r.status)).toEqual([500, 500, 200]);
-    expect(receiver.requests.every((r) => r.verified), "every request carried a valid Standard Webhooks signature").toBe(true);
+    expect(
+      receiver.requests.every((r) => r.verified),
+      "every request carried a valid Standard Webhooks signature",
+    ).toBe(true);
     expect(new Set(receiver.requests.map((r) => r.webhookId)).size, "retries keep the webhook-id").toBe(1);
     expect(new Set(receiver.requests.map((r) => r.rawBody)).size, "retries send the same body").toBe(1);
     expect(receiver.accepted.size).toBe(1);
@@ -504,7 +584,12 @@ describe("webhook delivery", () => {
       expect(r.timestamp).toMatch(/^\d+$/);
       expect(r.signature).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     }
-    expectCloudEvent(accepted.event, { type: "plan.changed", ws: w.id, webhookId, correlationId: change.headers.get("x-correlation-id")! });
+    expectCloudEvent(accepted.event, {
+      type: "plan.changed",
+      ws: w.id,
+      webhookId,
+      correlationId: change.headers.get("x-correlation-id")!,
+    });
     expect(accepted.event.data).toMatchObject({ workspace_id: w.id, to: "team" });
 
     const deliveries = await deliveriesOf(w.id, sub.id);
@@ -534,7 +619,9 @@ describe("webhook delivery", () => {
     const sub = await subscribe(w.id, receiver, ["budget.changed"]);
 
     await setBudget(w.id, 1000);
-    await pumpUntil("the delivery to go dead", async () => (await deliveriesOf(w.id, sub.id)).some((d) => d.status === "dead"));
+    await pumpUntil("the delivery to go dead", async () =>
+      (await deliveriesOf(w.id, sub.id)).some((d) => d.status === "dead"),
+    );
 
     expect(receiver.requests.map((r) => r.status)).toEqual(Array(SCHEDULE_LENGTH).fill(500));
     expect(receiver.requests.every((r) => r.verified)).toBe(true);
@@ -552,13 +639,26 @@ describe("webhook delivery", () => {
     expect(page.items).toHaveLength(1);
     const dl = page.items[0]!;
     expect(dl).toMatchObject({
-      workspace_id: w.id, subscription_id: sub.id, delivery_id: dead!.id, event_id: eventId, event_type: "budget.changed",
-      attempts: SCHEDULE_LENGTH, last_status_code: 500, redelivered_at: null, redelivery_id: null,
+      workspace_id: w.id,
+      subscription_id: sub.id,
+      delivery_id: dead!.id,
+      event_id: eventId,
+      event_type: "budget.changed",
+      attempts: SCHEDULE_LENGTH,
+      last_status_code: 500,
+      redelivered_at: null,
+      redelivery_id: null,
     });
     expect(dl.last_error).toMatch(/500/);
     // Not visible from another workspace; developers may not redeliver.
-    expect((await api("GET", dlqPath(otherWs.id), { token: owner.token })).json.items.map((x: TJson) => x.id)).not.toContain(dl.id);
-    expectProblem(await api("POST", `${dlqPath(otherWs.id)}/${dl.id}:redeliver`, { token: owner.token }), 404, "not_found");
+    expect(
+      (await api("GET", dlqPath(otherWs.id), { token: owner.token })).json.items.map((x: TJson) => x.id),
+    ).not.toContain(dl.id);
+    expectProblem(
+      await api("POST", `${dlqPath(otherWs.id)}/${dl.id}:redeliver`, { token: owner.token }),
+      404,
+      "not_found",
+    );
 
     healthy = true;
     const redeliver = await api("POST", `${dlqPath(w.id)}/${dl.id}:redeliver`, { token: owner.token });
@@ -569,10 +669,15 @@ describe("webhook delivery", () => {
     expect(after.redelivered_at).not.toBeNull();
 
     await pumpUntil("the redelivered event", () => receiver.accepted.has(eventId));
-    await pumpUntil("the redelivery to settle", async () => (await deliveriesOf(w.id, sub.id)).every((d) => d.status !== "pending"));
+    await pumpUntil("the redelivery to settle", async () =>
+      (await deliveriesOf(w.id, sub.id)).every((d) => d.status !== "pending"),
+    );
     expect(receiver.accepted.get(eventId)!.times).toBe(1);
     expectCloudEvent(receiver.accepted.get(eventId)!.event, { type: "budget.changed", ws: w.id, webhookId: eventId });
-    expect(receiver.accepted.get(eventId)!.event.data).toMatchObject({ usage_category: "ai_tokens", limit_units: 1000 });
+    expect(receiver.accepted.get(eventId)!.event.data).toMatchObject({
+      usage_category: "ai_tokens",
+      limit_units: 1000,
+    });
     const deliveries = await deliveriesOf(w.id, sub.id);
     expect(deliveries.map((d) => [d.id, d.status])).toEqual([
       [dead!.id, "dead"],
@@ -580,7 +685,11 @@ describe("webhook delivery", () => {
     ]);
     expect(deliveries[1]!.attempts.map((a) => a.status_code)).toEqual([200]);
 
-    const again = expectProblem(await api("POST", `${dlqPath(w.id)}/${dl.id}:redeliver`, { token: owner.token }), 409, "conflict");
+    const again = expectProblem(
+      await api("POST", `${dlqPath(w.id)}/${dl.id}:redeliver`, { token: owner.token }),
+      409,
+      "conflict",
+    );
     expect(again.reason).toBe("already_redelivered");
     const finalList = expectShape(Page(DeadLetter), (await api("GET", dlqPath(w.id), { token: owner.token })).json);
     expect(finalList.items).toHaveLength(1);
@@ -608,7 +717,9 @@ describe("webhook delivery", () => {
     // Later events: dispatched, but no delivery is created for a disabled subscription.
     const later = await setBudget(w.id, 5);
     await drainOutbox();
-    const laterEvent = await db().outboxEvent.findFirstOrThrow({ where: { workspaceId: w.id, correlationId: later.headers.get("x-correlation-id")! } });
+    const laterEvent = await db().outboxEvent.findFirstOrThrow({
+      where: { workspaceId: w.id, correlationId: later.headers.get("x-correlation-id")! },
+    });
     expect(laterEvent.dispatchedAt).not.toBeNull();
     expect(await db().webhookDelivery.count({ where: { subscriptionId: sub.id } })).toBe(1);
     await deliverDue();
@@ -648,9 +759,18 @@ describe("webhook delivery", () => {
     expect(member.status, member.text).toBe(200);
     const corr = (r: { headers: Headers }) => r.headers.get("x-correlation-id")!;
 
-    await pumpUntil("all fan-out deliveries", () => everything.accepted.size === 3 && planOnly.accepted.size === 1 && budgetOnly.accepted.size === 1);
+    await pumpUntil(
+      "all fan-out deliveries",
+      () => everything.accepted.size === 3 && planOnly.accepted.size === 1 && budgetOnly.accepted.size === 1,
+    );
     await drainOutbox();
-    await pumpUntil("no pending deliveries", async () => (await db().webhookDelivery.count({ where: { workspaceId: { in: [w.id, elsewhere.id] }, status: "pending" } })) === 0);
+    await pumpUntil(
+      "no pending deliveries",
+      async () =>
+        (await db().webhookDelivery.count({
+          where: { workspaceId: { in: [w.id, elsewhere.id] }, status: "pending" },
+        })) === 0,
+    );
 
     const types = (r: TReceiver) => [...r.accepted.values()].map((a) => a.event.type).sort();
     expect(types(planOnly)).toEqual(["plan.changed"]);
@@ -661,7 +781,11 @@ describe("webhook delivery", () => {
       expect(r.requests.every((q) => q.verified && q.status === 200)).toBe(true);
       for (const [id, a] of r.accepted) {
         expect(a.times).toBe(1);
-        const expectedCorr = { "plan.changed": corr(plan), "budget.changed": corr(budget), "member.upserted": corr(member) }[a.event.type as string];
+        const expectedCorr = {
+          "plan.changed": corr(plan),
+          "budget.changed": corr(budget),
+          "member.upserted": corr(member),
+        }[a.event.type as string];
         expectCloudEvent(a.event, { type: a.event.type, ws: w.id, webhookId: id, correlationId: expectedCorr });
       }
     }
@@ -681,7 +805,10 @@ describe("webhook delivery", () => {
 
     await pumpUntil("plan.changed", () => receiver.accepted.size >= 1);
     await drainOutbox();
-    await pumpUntil("nothing pending", async () => (await db().webhookDelivery.count({ where: { subscriptionId: sub.id, status: "pending" } })) === 0);
+    await pumpUntil(
+      "nothing pending",
+      async () => (await db().webhookDelivery.count({ where: { subscriptionId: sub.id, status: "pending" } })) === 0,
+    );
     expect([...receiver.accepted.values()].map((a) => a.event.type)).toEqual(["plan.changed"]);
     expect(await db().webhookDelivery.count({ where: { eventId: before.id } })).toBe(0);
   });
@@ -691,7 +818,10 @@ describe("webhook delivery", () => {
     const receiver = await startReceiver();
     const sub = await subscribe(w.id, receiver, ["budget.changed"]);
     // Overlap 0: the old secret stops signing at once (test/rotation.int.test.ts covers the default overlap).
-    const rotated = await api("POST", `${subsPath(w.id)}/${sub.id}:rotate-secret`, { token: owner.token, body: { previous_secret_expires_in: 0 } });
+    const rotated = await api("POST", `${subsPath(w.id)}/${sub.id}:rotate-secret`, {
+      token: owner.token,
+      body: { previous_secret_expires_in: 0 },
+    });
     expect(rotated.status, rotated.text).toBe(200);
     const newSecret = rotated.json.secret as string;
 
@@ -700,9 +830,19 @@ describe("webhook delivery", () => {
     const first = receiver.requests[0]!;
     expect(first.status).toBe(401);
     expect(first.verified).toBe(false);
-    expect(verifyStandardWebhook(newSecret, first.webhookId, first.timestamp, first.rawBody, first.signature)).toBe(true);
+    expect(verifyStandardWebhook(newSecret, first.webhookId, first.timestamp, first.rawBody, first.signature)).toBe(
+      true,
+    );
     // A tampered body fails with the right secret too.
-    expect(verifyStandardWebhook(newSecret, first.webhookId, first.timestamp, first.rawBody.replace("7", "8"), first.signature)).toBe(false);
+    expect(
+      verifyStandardWebhook(
+        newSecret,
+        first.webhookId,
+        first.timestamp,
+        first.rawBody.replace("7", "8"),
+        first.signature,
+      ),
+    ).toBe(false);
 
     receiver.secret = newSecret;
     await pumpUntil("the retry", () => receiver.accepted.size === 1);
@@ -718,10 +858,26 @@ describe("webhook delivery", () => {
     expect(before).toBe(1); // workspace.created
 
     const budgetPath = `/v1/workspaces/${w.id}/budgets/ai_tokens`;
-    expectProblem(await api("PUT", budgetPath, { token: owner.token, body: { limit_units: -1 } }), 422, "validation_failed");
-    expectProblem(await api("PUT", budgetPath, { token: owner.token, body: { limit_units: "lots" } }), 422, "validation_failed");
-    expectProblem(await api("PUT", budgetPath, { token: owner.token, body: { limit_units: 5, extra: true } }), 422, "validation_failed");
-    expectProblem(await api("PUT", `/v1/workspaces/${w.id}/plan`, { token: owner.token, body: { plan: "platinum" } }), 422, "validation_failed");
+    expectProblem(
+      await api("PUT", budgetPath, { token: owner.token, body: { limit_units: -1 } }),
+      422,
+      "validation_failed",
+    );
+    expectProblem(
+      await api("PUT", budgetPath, { token: owner.token, body: { limit_units: "lots" } }),
+      422,
+      "validation_failed",
+    );
+    expectProblem(
+      await api("PUT", budgetPath, { token: owner.token, body: { limit_units: 5, extra: true } }),
+      422,
+      "validation_failed",
+    );
+    expectProblem(
+      await api("PUT", `/v1/workspaces/${w.id}/plan`, { token: owner.token, body: { plan: "platinum" } }),
+      422,
+      "validation_failed",
+    );
     const lastOwner = expectProblem(await putMember(w.id, owner.userId, "admin"), 409, "conflict");
     expect(lastOwner.reason).toBe("last_owner");
     expectProblem(await api("PUT", budgetPath, { token: developer.token, body: { limit_units: 5 } }), 403, "forbidden");
@@ -740,9 +896,14 @@ describe("webhook delivery", () => {
   it("the envelope of a schema'd event links its JSON Schema with the version, and that URL serves it", async () => {
     const row = await db().outboxEvent.create({
       data: {
-        id: newId("evt"), workspaceId: ws.id, type: "capability.contract_ready",
-        version: EVENT_TYPES["capability.contract_ready"], source: `/v1/workspaces/${ws.id}`, correlationId: newId("evt"),
-        data: {}, dispatchedAt: new Date(),
+        id: newId("evt"),
+        workspaceId: ws.id,
+        type: "capability.contract_ready",
+        version: EVENT_TYPES["capability.contract_ready"],
+        source: `/v1/workspaces/${ws.id}`,
+        correlationId: newId("evt"),
+        data: {},
+        dispatchedAt: new Date(),
       },
     });
     const ce = toCloudEvent(row);

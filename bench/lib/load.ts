@@ -18,7 +18,13 @@ export type TTarget = {
   /** Called with each answer's headers (e.g. Capstan-Overhead-Ms). */
   onHeaders?: (h: http.IncomingHttpHeaders) => void;
 };
-export type TRun = { latencies: number[]; errors: number; statuses: Record<string, number>; seconds: number; count: number };
+export type TRun = {
+  latencies: number[];
+  errors: number;
+  statuses: Record<string, number>;
+  seconds: number;
+  count: number;
+};
 
 export function send(agent: http.Agent, t: TTarget, i: number): Promise<{ ms: number; status: number; body: Buffer }> {
   const r = t.next(i);
@@ -49,18 +55,20 @@ export async function run(t: TTarget, concurrency: number, seconds: number, warm
   let i = 0;
   const started = performance.now();
   const until = started + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < until) {
-      try {
-        const r = await send(agent, t, i++);
-        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-        if (r.status >= 200 && r.status < 300) latencies.push(r.ms);
-        else errors++;
-      } catch {
-        errors++;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        try {
+          const r = await send(agent, t, i++);
+          statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+          if (r.status >= 200 && r.status < 300) latencies.push(r.ms);
+          else errors++;
+        } catch {
+          errors++;
+        }
       }
-    }
-  }));
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   return { latencies, errors, statuses, seconds: elapsed, count: latencies.length };
@@ -72,7 +80,8 @@ export function pct(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-export const round = (v: number, digits = 3) => (Number.isFinite(v) ? Math.round(v * 10 ** digits) / 10 ** digits : null);
+export const round = (v: number, digits = 3) =>
+  Number.isFinite(v) ? Math.round(v * 10 ** digits) / 10 ** digits : null;
 
 /** `Server-Timing: a;dur=1.2, b;dur=0.3` -> { a: 1.2, b: 0.3 }. */
 export function parseServerTiming(header: string | string[] | undefined): Record<string, number> {
@@ -88,14 +97,30 @@ export function parseServerTiming(header: string | string[] | undefined): Record
 
 /** AWS Signature V4 headers for a path-style S3 request (what a client calling S3 directly does per request). */
 export function signS3(opts: {
-  method: string; host: string; path: string; body: Buffer; region: string; accessKeyId: string; secretAccessKey: string;
+  method: string;
+  host: string;
+  path: string;
+  body: Buffer;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
 }): Record<string, string> {
-  const now = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  const now = new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
   const date = now.slice(0, 8);
   const payloadHash = createHash("sha256").update(opts.body).digest("hex");
   const headers: Record<string, string> = { host: opts.host, "x-amz-content-sha256": payloadHash, "x-amz-date": now };
   const signed = "host;x-amz-content-sha256;x-amz-date";
-  const canonical = [opts.method, opts.path, "", `host:${opts.host}\nx-amz-content-sha256:${payloadHash}\nx-amz-date:${now}\n`, signed, payloadHash].join("\n");
+  const canonical = [
+    opts.method,
+    opts.path,
+    "",
+    `host:${opts.host}\nx-amz-content-sha256:${payloadHash}\nx-amz-date:${now}\n`,
+    signed,
+    payloadHash,
+  ].join("\n");
   const scope = `${date}/${opts.region}/s3/aws4_request`;
   const toSign = ["AWS4-HMAC-SHA256", now, scope, createHash("sha256").update(canonical).digest("hex")].join("\n");
   const hmac = (k: Buffer | string, d: string) => createHmac("sha256", k).update(d).digest();
@@ -123,7 +148,14 @@ export type TPaced = {
  * totals (sampling). Resolves after `seconds`, once the last answers are in.
  */
 export async function paced(
-  t: TTarget, ratePerSec: number, seconds: number, opts: { maxInFlight?: number; tickSeconds?: number; onTick?: (s: TPaced, elapsedSec: number) => void | Promise<void> } = {},
+  t: TTarget,
+  ratePerSec: number,
+  seconds: number,
+  opts: {
+    maxInFlight?: number;
+    tickSeconds?: number;
+    onTick?: (s: TPaced, elapsedSec: number) => void | Promise<void>;
+  } = {},
 ): Promise<TPaced & { seconds: number }> {
   const maxInFlight = opts.maxInFlight ?? 64;
   const agent = new http.Agent({ keepAlive: true, maxSockets: maxInFlight });
@@ -133,20 +165,22 @@ export async function paced(
   const until = started + seconds * 1000;
   const pending = new Set<Promise<void>>();
   const fire = () => {
-    const p = send(agent, t, s.sent++).then(
-      (r) => {
-        s.statuses[r.status] = (s.statuses[r.status] ?? 0) + 1;
-        if (r.status >= 200 && r.status < 300) s.latencies.push(r.ms);
-        else s.errors++;
-      },
-      () => {
-        s.statuses.network = (s.statuses.network ?? 0) + 1;
-        s.errors++;
-      },
-    ).finally(() => {
-      inFlight--;
-      pending.delete(p);
-    });
+    const p = send(agent, t, s.sent++)
+      .then(
+        (r) => {
+          s.statuses[r.status] = (s.statuses[r.status] ?? 0) + 1;
+          if (r.status >= 200 && r.status < 300) s.latencies.push(r.ms);
+          else s.errors++;
+        },
+        () => {
+          s.statuses.network = (s.statuses.network ?? 0) + 1;
+          s.errors++;
+        },
+      )
+      .finally(() => {
+        inFlight--;
+        pending.delete(p);
+      });
     inFlight++;
     pending.add(p);
   };

@@ -37,7 +37,12 @@ export function buckets(s: TSamples, name: string): Array<[number, number]> {
  * between two scrapes (`before` may be empty): "p99 <= this". Null when
  * nothing was observed in between.
  */
-export function histogramQuantile(before: TSamples, after: TSamples, name: string, q: number): { le: number; count: number } | null {
+export function histogramQuantile(
+  before: TSamples,
+  after: TSamples,
+  name: string,
+  q: number,
+): { le: number; count: number } | null {
   const b = new Map(buckets(before, name));
   const diff = buckets(after, name).map(([le, n]) => [le, n - (b.get(le) ?? 0)] as [number, number]);
   const total = diff[diff.length - 1]?.[1] ?? 0;

@@ -38,13 +38,20 @@ export type TOutboxResult = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function outboxScenario(o: {
-  databaseUrl: string; rest: TRest; ws: string; webhookUrl: string; seconds: number; target: TTarget; events?: number;
+  databaseUrl: string;
+  rest: TRest;
+  ws: string;
+  webhookUrl: string;
+  seconds: number;
+  target: TTarget;
+  events?: number;
 }): Promise<TOutboxResult> {
   const burst = o.events ?? Number(process.env.BENCH_OUTBOX_EVENTS ?? 20_000);
   const db = new pg.Client({ connectionString: o.databaseUrl });
   await db.connect();
   const one = async <T>(sql: string, params: unknown[] = []) => (await db.query(sql, params)).rows[0] as T;
-  const undispatched = () => one<{ n: number }>("SELECT count(*)::int AS n FROM outbox_events WHERE dispatched_at IS NULL").then((r) => r.n);
+  const undispatched = () =>
+    one<{ n: number }>("SELECT count(*)::int AS n FROM outbox_events WHERE dispatched_at IS NULL").then((r) => r.n);
   const waitDrained = async (deadlineMs: number): Promise<number | null> => {
     const started = Date.now();
     while (Date.now() - started < deadlineMs) {
@@ -54,7 +61,11 @@ export async function outboxScenario(o: {
     return null;
   };
   try {
-    const sub = await o.rest<{ id: string }>("POST", `/v1/workspaces/${o.ws}/event-subscriptions`, { url: o.webhookUrl, event_types: ["*"], description: "bench" });
+    const sub = await o.rest<{ id: string }>("POST", `/v1/workspaces/${o.ws}/event-subscriptions`, {
+      url: o.webhookUrl,
+      event_types: ["*"],
+      description: "bench",
+    });
     // Warm the path with the subscription in place; start from an empty outbox.
     await run(o.target, 1, Math.min(2, o.seconds));
     await waitDrained(60_000);
@@ -65,7 +76,10 @@ export async function outboxScenario(o: {
     const t1 = await one<{ t: Date }>("SELECT clock_timestamp() AS t").then((r) => r.t);
     const drainedAfter = await waitDrained(120_000);
     const windowSec = (t1.getTime() - t0.getTime()) / 1000;
-    const written = await one<{ n: number }>("SELECT count(*)::int AS n FROM outbox_events WHERE created_at >= $1 AND created_at < $2", [t0, t1]).then((r) => r.n);
+    const written = await one<{ n: number }>(
+      "SELECT count(*)::int AS n FROM outbox_events WHERE created_at >= $1 AND created_at < $2",
+      [t0, t1],
+    ).then((r) => r.n);
     const lag = await one<{ p50: number | null; p99: number | null; max: number | null; n: number }>(
       `SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY l) AS p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY l) AS p99, max(l) AS max, count(*)::int AS n
          FROM (SELECT extract(epoch FROM dispatched_at - created_at)::float8 * 1000 AS l FROM outbox_events
@@ -90,20 +104,33 @@ export async function outboxScenario(o: {
     // Committed (autocommit): the dispatcher can see them from here on.
     const committedAt = await one<{ t: Date }>("SELECT clock_timestamp() AS t").then((r) => r.t);
     const burstDrained = await waitDrained(300_000);
-    const lastDispatched = await one<{ t: Date | null }>("SELECT max(dispatched_at) AS t FROM outbox_events WHERE id LIKE 'evt_b%'").then((r) => r.t);
-    const burstSec = burstDrained !== null && lastDispatched ? Math.max(0.001, (lastDispatched.getTime() - committedAt.getTime()) / 1000) : null;
+    const lastDispatched = await one<{ t: Date | null }>(
+      "SELECT max(dispatched_at) AS t FROM outbox_events WHERE id LIKE 'evt_b%'",
+    ).then((r) => r.t);
+    const burstSec =
+      burstDrained !== null && lastDispatched
+        ? Math.max(0.001, (lastDispatched.getTime() - committedAt.getTime()) / 1000)
+        : null;
     // The senders: until every delivery the burst created is delivered (or 300 s).
-    const created = await one<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND event_id LIKE 'evt_b%'", [sub.id]).then((r) => r.n);
-    const deliveredQuery = () => one<{ n: number; t: Date | null }>(
-      "SELECT count(*)::int AS n, max(delivered_at) AS t FROM webhook_deliveries WHERE subscription_id = $1 AND event_id LIKE 'evt_b%' AND status = 'delivered'", [sub.id],
-    );
+    const created = await one<{ n: number }>(
+      "SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND event_id LIKE 'evt_b%'",
+      [sub.id],
+    ).then((r) => r.n);
+    const deliveredQuery = () =>
+      one<{ n: number; t: Date | null }>(
+        "SELECT count(*)::int AS n, max(delivered_at) AS t FROM webhook_deliveries WHERE subscription_id = $1 AND event_id LIKE 'evt_b%' AND status = 'delivered'",
+        [sub.id],
+      );
     let delivered = await deliveredQuery();
     const until = Date.now() + 300_000;
     while (delivered.n < created && Date.now() < until) {
       await sleep(250);
       delivered = await deliveredQuery();
     }
-    const deliveriesSec = delivered.n === created && delivered.t ? Math.max(0.001, (delivered.t.getTime() - committedAt.getTime()) / 1000) : null;
+    const deliveriesSec =
+      delivered.n === created && delivered.t
+        ? Math.max(0.001, (delivered.t.getTime() - committedAt.getTime()) / 1000)
+        : null;
 
     const eventsPerSec = written / windowSec;
     const dispatcherRate = burstSec ? inserted.n / burstSec : null;
@@ -113,11 +140,23 @@ export async function outboxScenario(o: {
       bridge_events_per_sec: Math.round(eventsPerSec),
       dispatch_lag_ms_at_max_throughput: { p50: r2(lag.p50), p99: r2(lag.p99), max: r2(lag.max), events: lag.n },
       drained_after_load_seconds: r2(drainedAfter),
-      dispatcher_burst: { events: inserted.n, seconds: r2(burstSec), events_per_sec: dispatcherRate === null ? null : Math.round(dispatcherRate) },
-      deliveries_burst: { deliveries: created, delivered: delivered.n, seconds: r2(deliveriesSec), per_sec: deliveriesSec ? Math.round(delivered.n / deliveriesSec) : null },
-      dispatcher_to_bridge_ratio: dispatcherRate !== null && eventsPerSec > 0 ? r2(dispatcherRate / eventsPerSec) : null,
-      deliveries_to_bridge_ratio: deliveriesSec && eventsPerSec > 0 ? r2(delivered.n / deliveriesSec / eventsPerSec) : null,
-      method: "one webhook subscription (every type) to a loopback receiver answering 204; bridge_*: ai.generate closed loop at concurrency 10 (outbox events written in the window / the window); dispatch lag: dispatched_at - created_at of that window's invocation_resulted events; dispatcher_burst: events written in one statement, commit -> last dispatched_at, deliveries being sent meanwhile; deliveries_burst: commit -> last delivered_at of the deliveries the burst created",
+      dispatcher_burst: {
+        events: inserted.n,
+        seconds: r2(burstSec),
+        events_per_sec: dispatcherRate === null ? null : Math.round(dispatcherRate),
+      },
+      deliveries_burst: {
+        deliveries: created,
+        delivered: delivered.n,
+        seconds: r2(deliveriesSec),
+        per_sec: deliveriesSec ? Math.round(delivered.n / deliveriesSec) : null,
+      },
+      dispatcher_to_bridge_ratio:
+        dispatcherRate !== null && eventsPerSec > 0 ? r2(dispatcherRate / eventsPerSec) : null,
+      deliveries_to_bridge_ratio:
+        deliveriesSec && eventsPerSec > 0 ? r2(delivered.n / deliveriesSec / eventsPerSec) : null,
+      method:
+        "one webhook subscription (every type) to a loopback receiver answering 204; bridge_*: ai.generate closed loop at concurrency 10 (outbox events written in the window / the window); dispatch lag: dispatched_at - created_at of that window's invocation_resulted events; dispatcher_burst: events written in one statement, commit -> last dispatched_at, deliveries being sent meanwhile; deliveries_burst: commit -> last delivered_at of the deliveries the burst created",
     };
   } finally {
     await db.end();

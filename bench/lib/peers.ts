@@ -13,11 +13,15 @@ import type { AddressInfo } from "node:net";
 import { startS3Server } from "../../test/support/s3-server";
 
 const apiKey = `sk-bench-${randomBytes(12).toString("hex")}`;
-const answer = (model: unknown) => JSON.stringify({
-  id: "chatcmpl-bench", object: "chat.completion", created: Math.floor(Date.now() / 1000), model,
-  choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
-});
+const answer = (model: unknown) =>
+  JSON.stringify({
+    id: "chatcmpl-bench",
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+  });
 const provider = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (c: Buffer) => chunks.push(c));
@@ -30,7 +34,9 @@ const provider = http.createServer((req, res) => {
     let model: unknown = null;
     try {
       model = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { model?: unknown }).model ?? null;
-    } catch { /* answered anyway */ }
+    } catch {
+      /* answered anyway */
+    }
     const body = answer(model);
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
     res.end(body);
@@ -58,11 +64,13 @@ s3.addBucket("bench");
 // The server remembers every request for tests; a bench would grow it without bound.
 setInterval(() => s3.requests.splice(0), 1_000).unref();
 
-process.stdout.write(JSON.stringify({
-  provider: { baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`, apiKey },
-  s3: { endpoint: s3.endpoint, region: s3.region, bucket: "bench", accessKeyId, secretAccessKey },
-  webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-  pid: process.pid,
-}) + "\n");
+process.stdout.write(
+  JSON.stringify({
+    provider: { baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`, apiKey },
+    s3: { endpoint: s3.endpoint, region: s3.region, bucket: "bench", accessKeyId, secretAccessKey },
+    webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    pid: process.pid,
+  }) + "\n",
+);
 process.stdin.resume();
 process.stdin.on("end", () => process.exit(0));

@@ -5,7 +5,12 @@
  */
 import { readFileSync } from "node:fs";
 
-type TNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
+type TNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+};
 type TProfile = { nodes: TNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
 export function area(url: string, fn: string): string {
@@ -20,12 +25,15 @@ export function area(url: string, fn: string): string {
   if (/node_modules\/jose/.test(url)) return "jose (JWT)";
   if (/node_modules\/pino/.test(url)) return "pino";
   if (/\.next\/server|src\/server|\/src\//.test(url)) return "capstan";
-  if (url.startsWith("node:") || url === "" ) return "node internals";
+  if (url.startsWith("node:") || url === "") return "node internals";
   if (/node_modules\//.test(url)) return `other: ${/node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1]}`;
   return "other";
 }
 
-export function summarise(file: string, top = 25): { totalMs: number; areas: Array<[string, number]>; functions: Array<[string, number]> } {
+export function summarise(
+  file: string,
+  top = 25,
+): { totalMs: number; areas: Array<[string, number]>; functions: Array<[string, number]> } {
   const p = JSON.parse(readFileSync(file, "utf8")) as TProfile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
@@ -40,10 +48,17 @@ export function summarise(file: string, top = 25): { totalMs: number; areas: Arr
     if (a === "idle") continue;
     total += us;
     areas.set(a, (areas.get(a) ?? 0) + us);
-    const key = `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(/^.*\.next\//, ".next/").replace(/^file:\/\/.*\/src\//, "src/")}:${lineNumber + 1}`;
+    const key = `${functionName || "(anonymous)"} ${url
+      .replace(/^.*node_modules\//, "")
+      .replace(/^.*\.next\//, ".next/")
+      .replace(/^file:\/\/.*\/src\//, "src/")}:${lineNumber + 1}`;
     fns.set(key, (fns.get(key) ?? 0) + us);
   }
-  const sort = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, Math.round(v / 100) / 10] as [string, number]);
+  const sort = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => [k, Math.round(v / 100) / 10] as [string, number]);
   return { totalMs: Math.round(total / 1000), areas: sort(areas, 20), functions: sort(fns, top) };
 }
 
@@ -51,7 +66,8 @@ if (process.argv[1]?.endsWith("profile-top.ts")) {
   const s = summarise(process.argv[2]!, Number(process.argv[3] ?? 25));
   console.log(`busy ${s.totalMs} ms (idle excluded)`);
   console.log("\nby area (ms, % of busy):");
-  for (const [a, ms] of s.areas) console.log(`  ${String(ms).padStart(9)}  ${((ms / s.totalMs) * 100).toFixed(1).padStart(5)}%  ${a}`);
+  for (const [a, ms] of s.areas)
+    console.log(`  ${String(ms).padStart(9)}  ${((ms / s.totalMs) * 100).toFixed(1).padStart(5)}%  ${a}`);
   console.log("\ntop functions by self time (ms):");
   for (const [f, ms] of s.functions) console.log(`  ${String(ms).padStart(9)}  ${f}`);
 }

@@ -15,12 +15,13 @@ import { childrenOf } from "./proc";
  */
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
-export const freePort = () => new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, "127.0.0.1", () => {
-    const p = (s.address() as net.AddressInfo).port;
-    s.close(() => resolve(p));
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
   });
-});
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;
@@ -39,9 +40,15 @@ export function ensureBuild(): void {
   const mode = process.env.BENCH_BUILD ?? "auto";
   const buildId = path.join(ROOT, ".next", "BUILD_ID");
   const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-  const sources = Math.max(...["src", "next.config.mjs", "package-lock.json", "prisma/schema.prisma", "tsconfig.json"].map((p) => newestMtime(path.join(ROOT, p))));
+  const sources = Math.max(
+    ...["src", "next.config.mjs", "package-lock.json", "prisma/schema.prisma", "tsconfig.json"].map((p) =>
+      newestMtime(path.join(ROOT, p)),
+    ),
+  );
   if (mode === "never" || (mode === "auto" && built > sources)) {
-    console.log(`bench: reusing the production build (.next/BUILD_ID ${built ? "newer than the sources" : "missing; npm start will build"})`);
+    console.log(
+      `bench: reusing the production build (.next/BUILD_ID ${built ? "newer than the sources" : "missing; npm start will build"})`,
+    );
     return;
   }
   console.log("bench: building (npm run build)");
@@ -56,16 +63,31 @@ export function ensureBuild(): void {
  * providers and webhook receivers allowed, and the Bridge's per-identity
  * rate limit out of the way (the bench measures the Bridge, not its limiter).
  */
-export function benchServerEnv(o: { databaseUrl: string; dataDir: string; port: number; extra?: Record<string, string> }): Record<string, string> {
+export function benchServerEnv(o: {
+  databaseUrl: string;
+  dataDir: string;
+  port: number;
+  extra?: Record<string, string>;
+}): Record<string, string> {
   const base = `http://127.0.0.1:${o.port}`;
   return {
     ...(process.env as Record<string, string>),
-    NODE_ENV: "production", PORT: String(o.port), HOST: "127.0.0.1",
-    DATABASE_URL: o.databaseUrl, CAPSTAN_DATA_DIR: o.dataDir,
-    CAPSTAN_MASTER_KEY: randomBytes(32).toString("base64"), CAPSTAN_PUBLIC_URL: base, NEXTAUTH_URL: base,
-    NEXTAUTH_SECRET: randomBytes(24).toString("hex"), BOOTSTRAP_ADMIN_EMAIL: "bench@example.test", BOOTSTRAP_ADMIN_PASSWORD: "bench-password-123",
-    SOURCE_ALLOW_LOCAL: "1", CAPSTAN_PROVIDER_ALLOW_PRIVATE: "1", CAPSTAN_WEBHOOK_ALLOW_PRIVATE: "1",
-    CAPSTAN_BRIDGE_RATE_PER_SEC: "1000000", CAPSTAN_BRIDGE_BURST: "1000000",
+    NODE_ENV: "production",
+    PORT: String(o.port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: o.databaseUrl,
+    CAPSTAN_DATA_DIR: o.dataDir,
+    CAPSTAN_MASTER_KEY: randomBytes(32).toString("base64"),
+    CAPSTAN_PUBLIC_URL: base,
+    NEXTAUTH_URL: base,
+    NEXTAUTH_SECRET: randomBytes(24).toString("hex"),
+    BOOTSTRAP_ADMIN_EMAIL: "bench@example.test",
+    BOOTSTRAP_ADMIN_PASSWORD: "bench-password-123",
+    SOURCE_ALLOW_LOCAL: "1",
+    CAPSTAN_PROVIDER_ALLOW_PRIVATE: "1",
+    CAPSTAN_WEBHOOK_ALLOW_PRIVATE: "1",
+    CAPSTAN_BRIDGE_RATE_PER_SEC: "1000000",
+    CAPSTAN_BRIDGE_BURST: "1000000",
     ...o.extra,
   };
 }
@@ -82,7 +104,8 @@ export type TPeers = {
 /** bench/lib/peers.ts in its own process. */
 export async function startPeers(): Promise<TPeers> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "peers.ts")], {
-    cwd: ROOT, stdio: ["pipe", "pipe", "inherit"],
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once("line", resolve);
@@ -96,15 +119,21 @@ export async function startPortkey(logFile: string): Promise<{ port: number; chi
   const port = await freePort();
   const entry = path.join(ROOT, "node_modules", "@portkey-ai", "gateway", "build", "start-server.js");
   const child = spawn(process.execPath, [entry, `--port=${port}`, "--headless"], {
-    cwd: ROOT, env: { PATH: process.env.PATH!, NODE_ENV: "production" }, stdio: ["ignore", "pipe", "pipe"],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH!, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
   });
   const log = createWriteStream(logFile);
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
-  await waitFor(async () => {
-    const r = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
-    return r !== null;
-  }, 30_000, "the Portkey gateway did not start");
+  await waitFor(
+    async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
+      return r !== null;
+    },
+    30_000,
+    "the Portkey gateway did not start",
+  );
   return { port, child };
 }
 
@@ -122,17 +151,33 @@ export async function waitFor(probe: () => Promise<boolean>, timeoutMs: number, 
  * server is what start.mjs runs, started directly under `node --cpu-prof`
  * (Node refuses that flag in NODE_OPTIONS, so start.mjs cannot pass it on).
  */
-export async function startCapstan(env: Record<string, string>, logFile: string, base: string, profDir: string | null): Promise<{ child: ChildProcess; serverPid: number }> {
+export async function startCapstan(
+  env: Record<string, string>,
+  logFile: string,
+  base: string,
+  profDir: string | null,
+): Promise<{ child: ChildProcess; serverPid: number }> {
   const log = createWriteStream(logFile);
   const args = profDir
     ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, path.join(ROOT, "scripts", "server.mjs")]
     : [path.join(ROOT, "scripts", "start.mjs")];
   const child = spawn(process.execPath, args, {
-    cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true,
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
-  await waitFor(() => fetch(`${base}/readyz`).then((r) => r.ok, () => false), 600_000, `the server did not become ready (log: ${logFile})`);
+  await waitFor(
+    () =>
+      fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    600_000,
+    `the server did not become ready (log: ${logFile})`,
+  );
   const serverPid = profDir ? child.pid : childrenOf(child.pid!).find((pid) => pid > 0);
   if (!serverPid) throw new Error("could not find the server process under npm start");
   return { child, serverPid };
@@ -152,7 +197,11 @@ export type TRest = <T = any>(method: string, p: string, body?: unknown) => Prom
 export function restClient(base: string, token: string): TRest {
   return async (method, p, body) => {
     const r = await fetch(base + p, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
     const json = await r.json().catch(() => null);
@@ -167,21 +216,67 @@ export type TSeed = { ws: string; productId: string; svc: { id: string; secret: 
 export async function seed(rest: TRest, dataDir: string, peers: TPeers): Promise<TSeed> {
   const repo = path.join(dataDir, "repo");
   mkdirSync(repo);
-  writeFileSync(path.join(repo, "package.json"), JSON.stringify({ name: "bench", version: "1.0.0", scripts: { start: "node server.js" } }));
-  writeFileSync(path.join(repo, "package-lock.json"), JSON.stringify({ name: "bench", version: "1.0.0", lockfileVersion: 3, requires: true, packages: { "": { name: "bench", version: "1.0.0" } } }));
-  writeFileSync(path.join(repo, "server.js"), "require('node:http').createServer((q, s) => s.end('ok')).listen(process.env.PORT);\n");
-  writeFileSync(path.join(repo, "capabilities.json"), JSON.stringify({ capabilities: [
-    { id: "data.kv", required: true, actions: ["get", "set"], scope: { prefix: "/bench", max_value_bytes: 1024, max_keys: 1000 }, credential_owner: "platform", provider: { allow: ["platform"], fallback: "none" } },
-    { id: "ai.generate", required: false, actions: ["generate"], scope: { models: ["text"], max_tokens_per_call: 64 }, credential_owner: "workspace", provider: { allow: ["openai"], fallback: "none" } },
-    { id: "storage.object", required: false, actions: ["read", "write"], scope: { prefix: "/files", max_object_bytes: 65536 }, credential_owner: "workspace", provider: { allow: ["s3"], fallback: "none" } },
-  ] }));
-  const git = (...a: string[]) => execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@example.test", ...a], { cwd: repo });
+  writeFileSync(
+    path.join(repo, "package.json"),
+    JSON.stringify({ name: "bench", version: "1.0.0", scripts: { start: "node server.js" } }),
+  );
+  writeFileSync(
+    path.join(repo, "package-lock.json"),
+    JSON.stringify({
+      name: "bench",
+      version: "1.0.0",
+      lockfileVersion: 3,
+      requires: true,
+      packages: { "": { name: "bench", version: "1.0.0" } },
+    }),
+  );
+  writeFileSync(
+    path.join(repo, "server.js"),
+    "require('node:http').createServer((q, s) => s.end('ok')).listen(process.env.PORT);\n",
+  );
+  writeFileSync(
+    path.join(repo, "capabilities.json"),
+    JSON.stringify({
+      capabilities: [
+        {
+          id: "data.kv",
+          required: true,
+          actions: ["get", "set"],
+          scope: { prefix: "/bench", max_value_bytes: 1024, max_keys: 1000 },
+          credential_owner: "platform",
+          provider: { allow: ["platform"], fallback: "none" },
+        },
+        {
+          id: "ai.generate",
+          required: false,
+          actions: ["generate"],
+          scope: { models: ["text"], max_tokens_per_call: 64 },
+          credential_owner: "workspace",
+          provider: { allow: ["openai"], fallback: "none" },
+        },
+        {
+          id: "storage.object",
+          required: false,
+          actions: ["read", "write"],
+          scope: { prefix: "/files", max_object_bytes: 65536 },
+          credential_owner: "workspace",
+          provider: { allow: ["s3"], fallback: "none" },
+        },
+      ],
+    }),
+  );
+  const git = (...a: string[]) =>
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@example.test", ...a], { cwd: repo });
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "bench");
 
   const ws = (await rest("POST", "/v1/workspaces", { name: "bench" })).id as string;
-  const intake = await rest("POST", `/v1/workspaces/${ws}/products`, { repo_url: `file://${repo}`, ref: "main", auth: { kind: "none" } });
+  const intake = await rest("POST", `/v1/workspaces/${ws}/products`, {
+    repo_url: `file://${repo}`,
+    ref: "main",
+    auth: { kind: "none" },
+  });
   let freeze = { status: "pending", revision: { id: "" } };
   const until = Date.now() + 120_000;
   while (freeze.status === "pending") {
@@ -190,34 +285,68 @@ export async function seed(rest: TRest, dataDir: string, peers: TPeers): Promise
     freeze = await rest("GET", `/v1/workspaces/${ws}/source-freezes/${intake.source_freeze_id}`);
   }
   if (freeze.status !== "frozen") throw new Error(`freeze ended ${freeze.status}`);
-  await rest("POST", `/v1/workspaces/${ws}/products/${intake.product_id}/revisions/${freeze.revision.id}/descriptor:confirm`, {});
+  await rest(
+    "POST",
+    `/v1/workspaces/${ws}/products/${intake.product_id}/revisions/${freeze.revision.id}/descriptor:confirm`,
+    {},
+  );
   const expires = new Date(Date.now() + 86_400_000).toISOString();
 
   const aiCred = await rest("POST", `/v1/workspaces/${ws}/credentials`, {
-    secret: peers.provider.apiKey, provider: "openai", capability: "ai.generate", actions: ["generate"], scope: [], expires_at: expires,
+    secret: peers.provider.apiKey,
+    provider: "openai",
+    capability: "ai.generate",
+    actions: ["generate"],
+    scope: [],
+    expires_at: expires,
   });
   await rest("POST", `/v1/workspaces/${ws}/provider-bindings`, {
-    credential_id: aiCred.id, capability: "ai.generate", actions: ["generate"], scope: [], budget: { units: 1e12, unit: "tokens" },
-    capability_scope: { id: "ai.generate", scope: { models: ["text"], max_tokens_per_call: 64 }, provider_models: { text: "bench-model" } },
+    credential_id: aiCred.id,
+    capability: "ai.generate",
+    actions: ["generate"],
+    scope: [],
+    budget: { units: 1e12, unit: "tokens" },
+    capability_scope: {
+      id: "ai.generate",
+      scope: { models: ["text"], max_tokens_per_call: 64 },
+      provider_models: { text: "bench-model" },
+    },
     provider_config: { base_url: peers.provider.baseUrl },
   });
   const s3Cred = await rest("POST", `/v1/workspaces/${ws}/credentials`, {
-    secret: `${peers.s3.accessKeyId}:${peers.s3.secretAccessKey}`, provider: "s3", capability: "storage.object", actions: ["read", "write"], scope: [], expires_at: expires,
+    secret: `${peers.s3.accessKeyId}:${peers.s3.secretAccessKey}`,
+    provider: "s3",
+    capability: "storage.object",
+    actions: ["read", "write"],
+    scope: [],
+    expires_at: expires,
   });
   await rest("POST", `/v1/workspaces/${ws}/provider-bindings`, {
-    credential_id: s3Cred.id, capability: "storage.object", actions: ["read", "write"], scope: [], budget: { units: 1e12, unit: "tokens" },
+    credential_id: s3Cred.id,
+    capability: "storage.object",
+    actions: ["read", "write"],
+    scope: [],
+    budget: { units: 1e12, unit: "tokens" },
     capability_scope: { id: "storage.object", scope: { prefix: "/", max_object_bytes: 1_000_000 } },
     provider_config: { endpoint: peers.s3.endpoint, bucket: peers.s3.bucket, region: peers.s3.region },
   });
-  const svc = await rest("POST", `/v1/workspaces/${ws}/service-identities`, { name: "bench", product_id: intake.product_id });
+  const svc = await rest("POST", `/v1/workspaces/${ws}/service-identities`, {
+    name: "bench",
+    product_id: intake.product_id,
+  });
   return { ws, productId: intake.product_id, svc: { id: svc.id, secret: svc.client_secret } };
 }
 
 /** A bridge token from POST /v1/oauth/token (client_credentials); they live 10 minutes, so each scenario takes a fresh one. */
 export async function bridgeToken(base: string, svc: { id: string; secret: string }): Promise<string> {
   const r = await fetch(`${base}/v1/oauth/token`, {
-    method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: svc.id, client_secret: svc.secret }).toString(),
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: svc.id,
+      client_secret: svc.secret,
+    }).toString(),
   });
   const j = (await r.json()) as { access_token?: string };
   if (!j.access_token) throw new Error(`token endpoint: ${r.status} ${JSON.stringify(j)}`);

@@ -2,7 +2,12 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { type Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
-import { createProductAndOpenRevision, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import {
+  createProductAndOpenRevision,
+  makeAppRepository,
+  signInAndCreateWorkspace,
+  uniqueSuffix,
+} from "../support/console";
 
 /**
  * How the console looks and where a page sits (#21 items 6 and 7):
@@ -36,7 +41,11 @@ async function seed(page: Page, name = WORKSPACE_NAME): Promise<TSeeded> {
   const ws = await signInAndCreateWorkspace(page, name);
   await createProductAndOpenRevision(page, ws, repoDir);
   const revision = /revisions\/(rev_[0-9a-z]{26})/.exec(page.url())![1]!;
-  const productHref = await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link").nth(2).getAttribute("href");
+  const productHref = await page
+    .getByRole("navigation", { name: "Breadcrumb" })
+    .getByRole("link")
+    .nth(2)
+    .getAttribute("href");
   const product = /products\/(prod_[0-9a-z]{26})/.exec(productHref ?? "")![1]!;
   return { ws, product, revision };
 }
@@ -45,11 +54,22 @@ async function seed(page: Page, name = WORKSPACE_NAME): Promise<TSeeded> {
 function mainPages({ ws, product, revision }: TSeeded): [string, string][] {
   const w = `/console/w/${ws}`;
   return [
-    ["overview", w], ["members", `${w}/members`], ["plan", `${w}/plan`], ["products", `${w}/products`],
-    ["product", `${w}/products/${product}`], ["revision", `${w}/revisions/${revision}`], ["deployments", `${w}/deployments`],
-    ["releases", `${w}/releases`], ["invocations", `${w}/invocations`], ["credentials", `${w}/credentials`],
-    ["bindings", `${w}/bindings`], ["service-identities", `${w}/service-identities`], ["webhooks", `${w}/webhooks`],
-    ["audit", `${w}/audit`], ["workspaces", "/console"], ["tokens", "/console/tokens"],
+    ["overview", w],
+    ["members", `${w}/members`],
+    ["plan", `${w}/plan`],
+    ["products", `${w}/products`],
+    ["product", `${w}/products/${product}`],
+    ["revision", `${w}/revisions/${revision}`],
+    ["deployments", `${w}/deployments`],
+    ["releases", `${w}/releases`],
+    ["invocations", `${w}/invocations`],
+    ["credentials", `${w}/credentials`],
+    ["bindings", `${w}/bindings`],
+    ["service-identities", `${w}/service-identities`],
+    ["webhooks", `${w}/webhooks`],
+    ["audit", `${w}/audit`],
+    ["workspaces", "/console"],
+    ["tokens", "/console/tokens"],
   ];
 }
 
@@ -58,7 +78,9 @@ async function settle(page: Page) {
   await expect(page.getByText(/^Loading .*…$/)).toHaveCount(0, { timeout: 15_000 });
 }
 
-test("breadcrumbs: workspace name, area and item name on every page; the last step is the page; one line at 390 px", async ({ page }) => {
+test("breadcrumbs: workspace name, area and item name on every page; the last step is the page; one line at 390 px", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const seeded = await seed(page);
   const crumbs = page.getByRole("navigation", { name: "Breadcrumb" });
@@ -109,7 +131,10 @@ test("breadcrumbs: workspace name, area and item name on every page; the last st
   });
 });
 
-test("dark mode follows the system setting: axe clean on the main pages; LCP of each main page reported to test-results/lcp.json", async ({ page, baseURL }) => {
+test("dark mode follows the system setting: axe clean on the main pages; LCP of each main page reported to test-results/lcp.json", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(300_000);
   mkdirSync(SHOTS, { recursive: true });
   const seeded = await seed(page, `E2E appearance dark ${suffix}`);
@@ -134,19 +159,39 @@ test("dark mode follows the system setting: axe clean on the main pages; LCP of 
             setTimeout(() => {
               po.disconnect();
               const el = last?.element;
-              resolve(last ? { ms: last.startTime, element: el ? `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 40)}"` : null } : null);
+              resolve(
+                last
+                  ? {
+                      ms: last.startTime,
+                      element: el
+                        ? `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 40)}"`
+                        : null,
+                    }
+                  : null,
+              );
             }, 250);
           }),
       );
-      lcp.push({ page: name, path: path.replace(seeded.ws, "{ws}"), lcp_ms: m ? Math.round(m.ms) : null, element: m?.element ?? null });
+      lcp.push({
+        page: name,
+        path: path.replace(seeded.ws, "{ws}"),
+        lcp_ms: m ? Math.round(m.ms) : null,
+        element: m?.element ?? null,
+      });
     }
     const report = {
-      generated_at: new Date().toISOString(), base_url: baseURL, viewport: "1440x900", goal_ms: LCP_GOAL_MS,
+      generated_at: new Date().toISOString(),
+      base_url: baseURL,
+      viewport: "1440x900",
+      goal_ms: LCP_GOAL_MS,
       note: "Largest Contentful Paint of a fresh load (page.goto) of each page, from the browser's PerformanceObserver; reported, not asserted.",
       pages: lcp.map((r) => ({ ...r, within_goal: r.lcp_ms === null ? null : r.lcp_ms <= LCP_GOAL_MS })),
     };
     writeFileSync(LCP_REPORT, JSON.stringify(report, null, 2) + "\n");
-    const rows = lcp.map((r) => `${r.page.padEnd(20)} ${(r.lcp_ms === null ? "n/a" : `${r.lcp_ms} ms`).padStart(9)}  ${r.lcp_ms !== null && r.lcp_ms > LCP_GOAL_MS ? "over 1 s" : "        "}  ${r.element ?? ""}`);
+    const rows = lcp.map(
+      (r) =>
+        `${r.page.padEnd(20)} ${(r.lcp_ms === null ? "n/a" : `${r.lcp_ms} ms`).padStart(9)}  ${r.lcp_ms !== null && r.lcp_ms > LCP_GOAL_MS ? "over 1 s" : "        "}  ${r.element ?? ""}`,
+    );
     console.log(`Largest Contentful Paint (${LCP_REPORT}, goal ${LCP_GOAL_MS} ms, not asserted):\n${rows.join("\n")}`);
     // Every page yields an LCP entry (the measurement works); its value is only reported.
     expect(lcp.filter((r) => r.lcp_ms === null).map((r) => r.page)).toEqual([]);
@@ -160,13 +205,24 @@ test("dark mode follows the system setting: axe clean on the main pages; LCP of 
       await settle(page);
       const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
       for (const v of results.violations.filter((x) => x.impact === "serious" || x.impact === "critical")) {
-        findings.push(`${name}: ${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
+        findings.push(
+          `${name}: ${v.id} (${v.impact}): ${v.help} — ${v.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 5)
+            .join(" | ")}`,
+        );
       }
       await page.screenshot({ path: `${SHOTS}/${name}-1440-dark.png`, fullPage: true });
     }
     // The system setting reached the page: dark body, dark color-scheme.
-    const look = await page.evaluate(() => ({ dark: matchMedia("(prefers-color-scheme: dark)").matches, body: getComputedStyle(document.body).backgroundColor }));
-    expect(look).toEqual({ dark: true, body: expect.not.stringMatching(/^(rgb\(248, 250, 252\)|oklch\(0\.98|lab\(98)/) as unknown });
+    const look = await page.evaluate(() => ({
+      dark: matchMedia("(prefers-color-scheme: dark)").matches,
+      body: getComputedStyle(document.body).backgroundColor,
+    }));
+    expect(look).toEqual({
+      dark: true,
+      body: expect.not.stringMatching(/^(rgb\(248, 250, 252\)|oklch\(0\.98|lab\(98)/) as unknown,
+    });
     expect(findings, "serious or critical axe findings in dark mode").toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import AxeBuilder from "@axe-core/playwright";
 import { type Page } from "@playwright/test";
@@ -22,19 +23,36 @@ async function axeFindings(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 5)
+          .join(" | ")}`,
+    );
 }
 
 function seedInvoice(ws: string, tier: string): string {
   const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error("billing-platform.spec needs E2E_DATABASE_URL (the server's PostgreSQL database) to seed an invoice; `npm test` sets it");
-  const out = execFileSync("node", ["--conditions=react-server", "--import", "tsx", "test/support/seed-invoice.ts", ws, tier, ADMIN.email], {
-    env: { ...process.env, DATABASE_URL: url }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
-  });
+  if (!url)
+    throw new Error(
+      "billing-platform.spec needs E2E_DATABASE_URL (the server's PostgreSQL database) to seed an invoice; `npm test` sets it",
+    );
+  const out = execFileSync(
+    "node",
+    ["--conditions=react-server", "--import", "tsx", "test/support/seed-invoice.ts", ws, tier, ADMIN.email],
+    {
+      env: { ...process.env, DATABASE_URL: url },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   return /result (ivc_[0-9a-z]{26})/.exec(out)![1]!;
 }
 
-test("platform admin publishes a rate card and edits a tier; the owner prints the workspace's invoice", async ({ page }) => {
+test("platform admin publishes a rate card and edits a tier; the owner prints the workspace's invoice", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const ws = await signInAndCreateWorkspace(page, `E2E billing ${suffix}`);
   const model = `e2e-${suffix}`;
@@ -91,9 +109,12 @@ test("platform admin publishes a rate card and edits a tier; the owner prints th
   await test.step("invoice: the owner opens it from the Billing page; it is a printable document", async () => {
     const ivc = seedInvoice(ws, tier);
     await page.goto(`/console/w/${ws}/billing`);
-    await page.getByRole("link", { name: /^Invoice \d{4}-\d{2} USD$/ }).click();
+    const listed = page.getByRole("row").filter({ has: page.getByRole("link", { name: /^Invoice CAP-\d{6} USD$/ }) });
+    await expect(listed.getByText("Open", { exact: true })).toBeVisible();
+    await expect(listed).toContainText("39.00 USD");
+    await page.getByRole("link", { name: /^Invoice CAP-\d{6} USD$/ }).click();
     await expect(page).toHaveURL(new RegExp(`/console/w/${ws}/billing/invoices/${ivc}$`));
-    await expect(page.getByRole("heading", { level: 1, name: `Invoice ${ivc}` })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: /^Invoice CAP-\d{6}$/ })).toBeVisible();
     const doc = page.getByRole("article", { name: `Invoice ${ivc}` });
     await expect(doc).toContainText("E2E Printing GmbH");
     await expect(doc).toContainText("Tax id DE999999999");
@@ -107,6 +128,21 @@ test("platform admin publishes a rate card and edits a tier; the owner prints th
     await expect(page.getByRole("navigation")).toBeHidden();
     await expect(doc).toBeVisible();
     await page.emulateMedia({ media: "screen" });
+    // Pay now (issue #36): the open invoice is paid from the wallet's paid balance, and its PDF downloads.
+    await expect(doc.locator("span").filter({ hasText: /^Open$/ })).toBeVisible();
+    await page.getByRole("button", { name: "Pay now 39.00 USD" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "The invoice is paid from the wallet." })).toBeVisible();
+    // The status chip (the totals also have a "Paid" row).
+    await expect(doc.locator("span").filter({ hasText: /^Paid$/ })).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Pay now/ })).toHaveCount(0);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download PDF" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^invoice-CAP-\d{6}\.pdf$/);
+    const pdf = readFileSync(await download.path());
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(await axeFindings(page)).toEqual([]);
     // The same invoice id under another workspace of the same owner: not found there.
     await page.goto("/console");
     const other = await createWorkspace(page, `E2E billing other ${suffix}`);

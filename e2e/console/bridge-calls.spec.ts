@@ -2,7 +2,14 @@ import { rmSync } from "node:fs";
 import { type Page, type Response } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
 import { startOpenAiServer, type TOpenAiServer } from "../../test/support/openai-server";
-import { bridgeToken, createConfirmedProduct, createWorkspace, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import {
+  bridgeToken,
+  createConfirmedProduct,
+  createWorkspace,
+  makeAppRepository,
+  signInAndCreateWorkspace,
+  uniqueSuffix,
+} from "../support/console";
 
 /**
  * Bridge calls through the console, end to end: an owner stores an
@@ -28,14 +35,20 @@ const MAX_TOKENS = 64;
 const AI_LIMIT = 1000;
 
 const AI = {
-  id: "ai.generate", required: true, actions: ["generate"],
+  id: "ai.generate",
+  required: true,
+  actions: ["generate"],
   scope: { models: ["text"], max_tokens_per_call: MAX_TOKENS },
-  credential_owner: "workspace", provider: { allow: ["openai"], fallback: "none" },
+  credential_owner: "workspace",
+  provider: { allow: ["openai"], fallback: "none" },
 };
 const KV = {
-  id: "data.kv", required: false, actions: ["get", "set"],
+  id: "data.kv",
+  required: false,
+  actions: ["get", "set"],
   scope: { prefix: "/app", max_value_bytes: 1024, max_keys: 100 },
-  credential_owner: "platform", provider: { allow: ["platform"], fallback: "none" },
+  credential_owner: "platform",
+  provider: { allow: ["platform"], fallback: "none" },
 };
 
 let repoDir = "";
@@ -52,7 +65,11 @@ test.afterAll(async () => {
 /** Data rows of the page's table (the header row holds column headers, not cells). */
 const dataRows = (page: Page) => page.getByRole("row").filter({ has: page.getByRole("cell") });
 
-test("console Bridge calls: credential, binding, a completed and a denied call, invocations and budgets", async ({ page, request, capstan }) => {
+test("console Bridge calls: credential, binding, a completed and a denied call, invocations and budgets", async ({
+  page,
+  request,
+  capstan,
+}) => {
   test.setTimeout(180_000);
   const server = provider!;
   const ws = await signInAndCreateWorkspace(page, WORKSPACE_NAME);
@@ -121,7 +138,7 @@ test("console Bridge calls: credential, binding, a completed and a denied call, 
     bindingId = /bind_[0-9a-z]{26}/.exec((await created.textContent()) ?? "")![0];
 
     const row = page.getByRole("row").filter({ hasText: bindingId });
-    await expect(row.getByText("ready", { exact: true })).toBeVisible();
+    await expect(row.getByText("Ready", { exact: true })).toBeVisible();
     await expect(row).toContainText("ai.generate · openai");
     await expect(row).toContainText(`credential ${credId}`);
     await expect(row).toContainText("OpenAI-compatible API");
@@ -156,17 +173,26 @@ test("console Bridge calls: credential, binding, a completed and a denied call, 
     const headers = { authorization: `Bearer ${await bridgeToken(capstan, client)}` };
 
     const generate = await request.post("/v1/capabilities/ai.generate/generate", {
-      headers, data: { model_kind: "text", input: { messages: [{ role: "user", content: "Say hello" }] } },
+      headers,
+      data: { model_kind: "text", input: { messages: [{ role: "user", content: "Say hello" }] } },
     });
     expect(generate.status(), await generate.text()).toBe(200);
     expect(generate.headers()["capstan-overhead-ms"]).toMatch(/^\d+(\.\d+)?$/);
     expect(await generate.json()).toMatchObject({
-      capability: "ai.generate", action: "generate", outcome: "completed", provider: "openai", fallback_used: false,
-      usage: { units: MAX_TOKENS, unit: "tokens" }, output: { text: ANSWER },
+      capability: "ai.generate",
+      action: "generate",
+      outcome: "completed",
+      provider: "openai",
+      fallback_used: false,
+      usage: { units: MAX_TOKENS, unit: "tokens" },
+      output: { text: ANSWER },
     });
     // The provider got the key from the credential, the binding's model, and the contract's token cap.
     expect(server.authorizedCalls()).toBe(1);
-    expect(server.calls[0]).toMatchObject({ path: "/v1/chat/completions", body: { model: MODEL, max_tokens: MAX_TOKENS } });
+    expect(server.calls[0]).toMatchObject({
+      path: "/v1/chat/completions",
+      body: { model: MODEL, max_tokens: MAX_TOKENS },
+    });
 
     const denied = await request.post("/v1/capabilities/data.kv/get", { headers, data: { key: "/elsewhere/secret" } });
     expect(denied.status(), await denied.text()).toBe(403);

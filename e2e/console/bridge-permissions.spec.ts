@@ -1,7 +1,13 @@
 import { rmSync } from "node:fs";
 import { type Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
-import { bridgeToken, createConfirmedProduct, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import {
+  bridgeToken,
+  createConfirmedProduct,
+  makeAppRepository,
+  signInAndCreateWorkspace,
+  uniqueSuffix,
+} from "../support/console";
 
 /**
  * Bridge permissions of service identities in the console: an owner creates
@@ -22,9 +28,12 @@ const LIMITED = `kv-reader-${suffix}`;
 const UNRESTRICTED = `all-actions-${suffix}`;
 
 const KV = {
-  id: "data.kv", required: true, actions: ["get", "set", "delete", "list", "increment"],
+  id: "data.kv",
+  required: true,
+  actions: ["get", "set", "delete", "list", "increment"],
   scope: { prefix: "/app", max_value_bytes: 1024, max_keys: 100 },
-  credential_owner: "platform", provider: { allow: ["platform"], fallback: "none" },
+  credential_owner: "platform",
+  provider: { allow: ["platform"], fallback: "none" },
 };
 
 let repoDir = "";
@@ -42,7 +51,11 @@ async function fillIdentity(page: Page, name: string) {
   await product.selectOption({ index: 1 });
 }
 
-test("console service identities: Bridge permissions are chosen at creation, listed and enforced", async ({ page, request, capstan }) => {
+test("console service identities: Bridge permissions are chosen at creation, listed and enforced", async ({
+  page,
+  request,
+  capstan,
+}) => {
   test.setTimeout(120_000);
   const ws = await signInAndCreateWorkspace(page, WORKSPACE_NAME);
 
@@ -107,7 +120,9 @@ test("console service identities: Bridge permissions are chosen at creation, lis
   await test.step("an identity without permissions may call every contract action", async () => {
     await fillIdentity(page, UNRESTRICTED);
     await page.getByRole("button", { name: "Create service identity" }).click();
-    await expect(page.getByRole("status").filter({ hasText: `Service identity "${UNRESTRICTED}" created` })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: `Service identity "${UNRESTRICTED}" created` }),
+    ).toBeVisible();
     await page.getByRole("button", { name: "Done" }).click();
     const row = page.getByRole("row").filter({ hasText: UNRESTRICTED });
     await expect(row).toContainText("All contract actions");
@@ -116,7 +131,9 @@ test("console service identities: Bridge permissions are chosen at creation, lis
 
   await test.step("after a reload the permissions still come from the server", async () => {
     await page.reload();
-    await expect(page.getByRole("row").filter({ hasText: LIMITED }).getByRole("list", { name: "Bridge permissions" })).toHaveText("data.kv:get");
+    await expect(
+      page.getByRole("row").filter({ hasText: LIMITED }).getByRole("list", { name: "Bridge permissions" }),
+    ).toHaveText("data.kv:get");
     await expect(page.getByRole("row").filter({ hasText: UNRESTRICTED })).toContainText("All contract actions");
   });
 
@@ -125,7 +142,10 @@ test("console service identities: Bridge permissions are chosen at creation, lis
     const get = await request.post("/v1/capabilities/data.kv/get", { headers, data: { key: "/app/greeting" } });
     expect(get.status(), await get.text()).toBe(200);
     expect(await get.json()).toMatchObject({ outcome: "completed", output: { key: "/app/greeting", found: false } });
-    const set = await request.post("/v1/capabilities/data.kv/set", { headers, data: { key: "/app/greeting", value: "hi" } });
+    const set = await request.post("/v1/capabilities/data.kv/set", {
+      headers,
+      data: { key: "/app/greeting", value: "hi" },
+    });
     expect(set.status(), await set.text()).toBe(403);
     expect(await set.json()).toMatchObject({ reason: "permission_denied" });
   });
@@ -136,7 +156,10 @@ test("console service identities: Bridge permissions are chosen at creation, lis
     const denied = page.getByRole("row").filter({ hasText: "permission_denied" });
     await expect(denied).toContainText("set");
     await expect(denied).toContainText("The service identity's Bridge permissions do not include this action.");
-    await expect(denied.getByRole("link", { name: "Service identities" })).toHaveAttribute("href", `/console/w/${ws}/service-identities`);
+    await expect(denied.getByRole("link", { name: "Service identities" })).toHaveAttribute(
+      "href",
+      `/console/w/${ws}/service-identities`,
+    );
     await expect(page.getByRole("row").filter({ hasText: "completed" })).toContainText("get");
   });
 });

@@ -2,7 +2,13 @@ import { rmSync } from "node:fs";
 import { expect, test } from "../support/fixtures";
 
 const PORT = process.env.E2E_PORT ?? "3100";
-import { createConfirmedProduct, deployRevision, makeDeployableAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import {
+  createConfirmedProduct,
+  deployRevision,
+  makeDeployableAppRepository,
+  signInAndCreateWorkspace,
+  uniqueSuffix,
+} from "../support/console";
 
 /**
  * Deployments in the console: confirm a revision of a tiny node app, deploy it
@@ -40,9 +46,38 @@ test.describe("deployments", () => {
 
     await test.step("the deployment becomes active, with its isolation, health and logs", async () => {
       await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: 60_000 });
-      await expect(page.getByText(/isolated-vm not enforced/)).toBeVisible();
+      await expect(page.getByText(/isolated-vm (not )?enforced/)).toBeVisible();
       await expect(page.getByText(/^Healthy after \d+ attempts?/)).toBeVisible();
+      await page.getByRole("tab", { name: "Logs" }).click();
       await expect(page.getByRole("log", { name: "Build log" })).toContainText("npm ci");
+      await page.getByRole("tab", { name: "Overview" }).click();
+    });
+
+    await test.step("the header: status, URL with Visit, environment, revision, domains and the sandbox, in words that match what was enforced", async () => {
+      const header = page.getByRole("region", { name: "Deployment summary" });
+      await expect(header).toBeVisible();
+      await expect(
+        header.getByRole("link", { name: new RegExp(`^Visit http://srf-[0-9a-z]{26}\\.localhost:${PORT}/`) }),
+      ).toBeVisible();
+      await expect(header).toContainText("Preview");
+      await expect(header).toContainText("None: custom domains serve staging and production");
+      const box = await header.boundingBox();
+      expect(box!.y).toBeLessThan(400);
+      const sandbox = (
+        await header.locator("xpath=.//dt[normalize-space()='Sandbox']/following-sibling::dd[1]").innerText()
+      ).trim();
+      // Never "No outbound network" next to "Not sandboxed": the network sentence follows the mechanism.
+      if (sandbox.startsWith("Not sandboxed")) {
+        await expect(page.getByText(/No outbound network/)).toHaveCount(0);
+        expect(sandbox).toContain("Outbound network not blocked");
+        await expect(page.getByText(/^Not sandboxed.*a plain process with network access/)).toBeVisible();
+      } else {
+        expect(sandbox).toMatch(/^(gVisor \(its own kernel\)|bubblewrap \(namespaces on the host kernel\))/);
+        expect(sandbox).toMatch(
+          /No outbound network: the (gVisor|bubblewrap) sandbox gave the app no network interface/,
+        );
+        await expect(page.getByText(/Not sandboxed/)).toHaveCount(0);
+      }
     });
 
     await test.step("the surface URL serves the app", async () => {
@@ -59,7 +94,9 @@ test.describe("deployments", () => {
       const live = page.getByRole("row").filter({ hasText: dep });
       await expect(page.getByRole("heading", { level: 2, name: "Environments" })).toBeVisible();
       await expect(live.first()).toContainText("Preview");
-      await expect(live.first().getByRole("link", { name: new RegExp(`srf-[0-9a-z]{26}\\.localhost:${PORT}`) })).toBeVisible();
+      await expect(
+        live.first().getByRole("link", { name: new RegExp(`srf-[0-9a-z]{26}\\.localhost:${PORT}`) }),
+      ).toBeVisible();
       await page.goto(`/console/w/${ws}/deployments`);
       await expect(page.getByRole("heading", { level: 1, name: "Deployments" })).toBeVisible();
       await page.getByLabel("Status").selectOption({ label: "Active" });

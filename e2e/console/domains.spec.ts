@@ -2,7 +2,13 @@ import http from "node:http";
 import { rmSync } from "node:fs";
 import { expect, test } from "../support/fixtures";
 import { startDnsServer, type TDnsServer } from "../../test/support/dns-server";
-import { createConfirmedProduct, deployRevision, makeDeployableAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import {
+  createConfirmedProduct,
+  deployRevision,
+  makeDeployableAppRepository,
+  signInAndCreateWorkspace,
+  uniqueSuffix,
+} from "../support/console";
 
 /**
  * Custom domains in the console against a real DNS server: the test serves
@@ -17,11 +23,14 @@ const HOST = `shop-${suffix}.example.com`;
 
 function viaHost(host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: Number(process.env.E2E_PORT ?? 3100), path: "/", headers: { host } }, (res) => {
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port: Number(process.env.E2E_PORT ?? 3100), path: "/", headers: { host } },
+      (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -56,8 +65,8 @@ test.describe("domains", () => {
       await page.getByLabel("Environment").selectOption("staging");
       await page.getByRole("button", { name: "Add domain" }).click();
       const row = page.getByRole("row").filter({ hasText: HOST });
-      await expect(row.getByText(`_capstan-challenge.${HOST}`)).toBeVisible();
-      await expect(row.getByText("edge.capstan.test")).toBeVisible();
+      await expect(row.getByText(`_capstan-challenge.${HOST}`, { exact: true })).toBeVisible();
+      await expect(row.getByText("edge.capstan.test", { exact: true })).toBeVisible();
       await expect(row.getByRole("button", { name: "Copy TXT value" })).toBeVisible();
       token = (await row.getByText(/^capstan-verify=[0-9a-f]{32}$/).textContent())!;
     });
@@ -88,7 +97,10 @@ test.describe("domains", () => {
     await test.step("delete it: it stops routing", async () => {
       const row = page.getByRole("row").filter({ hasText: HOST });
       await row.getByRole("button", { name: /^Delete/ }).click();
-      await page.getByRole("dialog", { name: "Delete this domain?" }).getByRole("button", { name: "Delete domain" }).click();
+      await page
+        .getByRole("dialog", { name: "Delete this domain?" })
+        .getByRole("button", { name: "Delete domain" })
+        .click();
       await expect(page.getByText("No custom domains yet.")).toBeVisible();
       await expect.poll(async () => (await viaHost(HOST)).body, { timeout: 10_000 }).not.toContain(GREETING);
     });

@@ -2,7 +2,14 @@ import { readFileSync, rmSync } from "node:fs";
 import { type Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
 import { axeFindings } from "../support/quality";
-import { bridgeToken, createConfirmedProduct, createWorkspace, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import {
+  bridgeToken,
+  createConfirmedProduct,
+  createWorkspace,
+  makeAppRepository,
+  signInAndCreateWorkspace,
+  uniqueSuffix,
+} from "../support/console";
 
 /**
  * Exploring Bridge calls (#21 item 4): a service identity makes a data.kv call
@@ -18,9 +25,12 @@ import { bridgeToken, createConfirmedProduct, createWorkspace, makeAppRepository
 const suffix = uniqueSuffix();
 const IDENTITY = `explorer-${suffix}`;
 const KV = {
-  id: "data.kv", required: true, actions: ["get", "set"],
+  id: "data.kv",
+  required: true,
+  actions: ["get", "set"],
   scope: { prefix: "/app", max_value_bytes: 1024, max_keys: 100 },
-  credential_owner: "platform", provider: { allow: ["platform"], fallback: "none" },
+  credential_owner: "platform",
+  provider: { allow: ["platform"], fallback: "none" },
 };
 
 let repoDir = "";
@@ -46,24 +56,44 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i += 1) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 1; } else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ",") { row.push(field); field = ""; }
-    else if (c === "\r" && text[i + 1] === "\n") { row.push(field); out.push(row); row = []; field = ""; i += 1; }
-    else field += c;
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      row.push(field);
+      out.push(row);
+      row = [];
+      field = "";
+      i += 1;
+    } else field += c;
   }
   return out;
 }
 
 async function downloadCsv(page: Page): Promise<{ name: string; rows: Record<string, string>[] }> {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export CSV" }).click(),
+  ]);
   const text = readFileSync(await download.path(), "utf8").replace(/^\uFEFF/, "");
   const [header, ...rows] = parseCsv(text);
-  return { name: download.suggestedFilename(), rows: rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ""]))) };
+  return {
+    name: download.suggestedFilename(),
+    rows: rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ""]))),
+  };
 }
 
-test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down with checks and correlation, at 1440 and 390 px", async ({ page, request, capstan }) => {
+test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down with checks and correlation, at 1440 and 390 px", async ({
+  page,
+  request,
+  capstan,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const ws = await signInAndCreateWorkspace(page, `E2E explore ${suffix}`);
@@ -90,7 +120,10 @@ test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down 
   let correlationId = "";
   await test.step("one call completes, one is denied outside the contract", async () => {
     const headers = { authorization: `Bearer ${await bridgeToken(capstan, client)}` };
-    const set = await request.post("/v1/capabilities/data.kv/set", { headers, data: { key: "/app/greeting", value: "hello" } });
+    const set = await request.post("/v1/capabilities/data.kv/set", {
+      headers,
+      data: { key: "/app/greeting", value: "hello" },
+    });
     expect(set.status(), await set.text()).toBe(200);
     const denied = await request.post("/v1/capabilities/data.kv/get", { headers, data: { key: "/elsewhere/secret" } });
     expect(denied.status(), await denied.text()).toBe(403);
@@ -142,15 +175,23 @@ test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down 
     expect(csv.rows).toHaveLength(1);
     const row = csv.rows[0]!;
     expect(row).toMatchObject({
-      capability: "data.kv", action: "get", outcome: "denied", reason: "outside_contract",
-      product_name: productName, service_identity_id: client.id, service_identity_name: IDENTITY, correlation_id: correlationId,
+      capability: "data.kv",
+      action: "get",
+      outcome: "denied",
+      reason: "outside_contract",
+      product_name: productName,
+      service_identity_id: client.id,
+      service_identity_name: IDENTITY,
+      correlation_id: correlationId,
     });
     capId = row.id!;
     expect(capId).toMatch(/^cap_/);
   });
 
   await test.step("the drill-down: reason, checks, usage, evidence and caller by name", async () => {
-    await dataRows(page).getByRole("link", { name: /open invocation cap_/ }).click();
+    await dataRows(page)
+      .getByRole("link", { name: /open invocation cap_/ })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/console/w/${ws}/invocations/${capId}$`));
     await expect(page.getByRole("heading", { level: 1, name: "Invocation" })).toBeVisible();
     await expect(page.getByText("Outside the product's confirmed capability contract")).toBeVisible();
@@ -164,7 +205,9 @@ test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down 
     await expect(page.getByText(/^[0-9a-f]{64}$/).first()).toBeVisible(); // the request's SHA-256
     await expect(page.getByRole("link", { name: productName, exact: true })).toBeVisible();
     await expect(page.getByText(IDENTITY, { exact: true })).toBeVisible();
-    await expect(page.getByRole("list", { name: "Audit records of this correlation" })).toContainText("capability.denied");
+    await expect(page.getByRole("list", { name: "Audit records of this correlation" })).toContainText(
+      "capability.denied",
+    );
     await axe("1440 invocation");
   });
 
@@ -209,7 +252,9 @@ test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down 
     await expect(page.getByRole("table", { name: "1 invocation(s)" })).toBeVisible();
     await axe("390 invocations (filtered)");
     expect(await scrollsSideways(page), "invocations scroll sideways at 390 px").toBe(false);
-    await dataRows(page).getByRole("link", { name: /open invocation cap_/ }).click();
+    await dataRows(page)
+      .getByRole("link", { name: /open invocation cap_/ })
+      .click();
     await expect(page.getByRole("heading", { level: 1, name: "Invocation" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Audit records of this correlation" })).toBeVisible();
     await axe("390 invocation");
@@ -218,7 +263,10 @@ test("explore Bridge calls: filter in the URL, CSV of what is shown, drill-down 
   });
 
   await test.step("unknown, malformed and other-workspace ids are the console's not-found page", async () => {
-    for (const path of [`/console/w/${ws}/invocations/cap_00000000000000000000000000`, `/console/w/${ws}/invocations/not-an-id`]) {
+    for (const path of [
+      `/console/w/${ws}/invocations/cap_00000000000000000000000000`,
+      `/console/w/${ws}/invocations/not-an-id`,
+    ]) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1, name: "Page not found" }), path).toBeVisible();
     }

@@ -30,9 +30,12 @@ const ANSWER = `Hello from the first hour ${suffix}`;
 const MODEL = "gpt-first-hour";
 const MAX_TOKENS = 64;
 const AI = {
-  id: "ai.generate", required: true, actions: ["generate"],
+  id: "ai.generate",
+  required: true,
+  actions: ["generate"],
   scope: { models: ["text"], max_tokens_per_call: MAX_TOKENS },
-  credential_owner: "workspace", provider: { allow: ["openai"], fallback: "none" },
+  credential_owner: "workspace",
+  provider: { allow: ["openai"], fallback: "none" },
 };
 
 let repoDir = "";
@@ -59,13 +62,17 @@ function pageChecks(width: number) {
       await settle(page);
       for (const f of await axeFindings(page)) problems.push(`${width} ${name}: axe ${f}`);
       if (width < 640) for (const o of await offscreen(page)) problems.push(`${width} ${name}: ${o}`);
-      if (opts.screenshot !== false) await page.screenshot({ path: `${SCREENSHOTS}/first-hour-${name}-${width}.png`, fullPage: true });
+      if (opts.screenshot !== false)
+        await page.screenshot({ path: `${SCREENSHOTS}/first-hour-${name}-${width}.png`, fullPage: true });
     },
   };
 }
 
 const checklist = (page: Page) => page.getByRole("region", { name: "Get started" });
-const step = (page: Page, n: number) => checklist(page).getByRole("listitem").nth(n - 1);
+const step = (page: Page, n: number) =>
+  checklist(page)
+    .getByRole("listitem")
+    .nth(n - 1);
 
 async function openOverview(page: Page, ws: string) {
   await page.goto(`/console/w/${ws}`);
@@ -79,7 +86,11 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
   const server = provider!;
   const workspaceName = `E2E first hour ${width} ${suffix}`;
   const identity = `first-hour-${width}-${suffix}`;
-  const invitee = { email: `first-hour-${width}-${suffix}@example.com`, name: `Member ${width} ${suffix}`, password: "first-hour-password-123" };
+  const invitee = {
+    email: `first-hour-${width}-${suffix}@example.com`,
+    name: `Member ${width} ${suffix}`,
+    password: "first-hour-password-123",
+  };
   let ws = "";
 
   await test.step("a new owner signs in, creates a workspace and sees the checklist with nothing done", async () => {
@@ -193,12 +204,18 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
     expect(callUrl).toBe(`${origin}/v1/capabilities/ai.generate/generate`);
 
     // The curl's equivalent: the form-encoded token request, then the Bridge call with the bearer token.
-    const token = await request.post(tokenUrl, { form: { grant_type: "client_credentials", client_id: clientId, client_secret: client.secret } });
+    const token = await request.post(tokenUrl, {
+      form: { grant_type: "client_credentials", client_id: clientId, client_secret: client.secret },
+    });
     expect(token.status(), await token.text()).toBe(200);
     const { access_token } = (await token.json()) as { access_token: string };
     const call = await request.post(callUrl, { headers: { authorization: `Bearer ${access_token}` }, data: body });
     expect(call.status(), await call.text()).toBe(200);
-    expect(await call.json()).toMatchObject({ capability: "ai.generate", outcome: "completed", output: { text: ANSWER } });
+    expect(await call.json()).toMatchObject({
+      capability: "ai.generate",
+      outcome: "completed",
+      output: { text: ANSWER },
+    });
 
     // Complete: the checklist is gone from the overview.
     await expect(async () => {
@@ -271,7 +288,11 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
   });
 
   await test.step("the call's drill-down: outcome, usage, checks and the caller by name", async () => {
-    await page.getByRole("row").filter({ has: page.getByRole("cell") }).getByRole("link", { name: /open invocation cap_/ }).click();
+    await page
+      .getByRole("row")
+      .filter({ has: page.getByRole("cell") })
+      .getByRole("link", { name: /open invocation cap_/ })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/console/w/${ws}/invocations/cap_[0-9a-z]{26}$`));
     await expect(page.getByRole("heading", { level: 1, name: "Invocation" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Checks" }).getByRole("listitem").first()).toBeVisible();
@@ -306,11 +327,21 @@ async function walk(page: Page, browser: Browser, request: APIRequestContext, wi
     await expect(page.getByLabel(`Role for ${invitee.email}`)).toHaveValue("owner");
   });
 
-  expect(problems, "serious or critical axe findings, or controls out of reach on a phone, on the pages of the first hour").toEqual([]);
+  expect(
+    problems,
+    "serious or critical axe findings, or controls out of reach on a phone, on the pages of the first hour",
+  ).toEqual([]);
 }
 
-for (const [width, height] of [[1440, 900], [390, 844]] as const) {
-  test(`first hour of a new owner at ${width} px: checklist to a first Bridge call, an invited member, the call charted, listed and opened`, async ({ page, browser, request }) => {
+for (const [width, height] of [
+  [1440, 900],
+  [390, 844],
+] as const) {
+  test(`first hour of a new owner at ${width} px: checklist to a first Bridge call, an invited member, the call charted, listed and opened`, async ({
+    page,
+    browser,
+    request,
+  }) => {
     await walk(page, browser, request, width, height);
   });
 }

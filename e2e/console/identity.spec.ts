@@ -11,7 +11,11 @@ import { ADMIN, uniqueSuffix } from "../support/console";
 const suffix = uniqueSuffix();
 const WORKSPACE_NAME = `E2E console ${suffix}`;
 const TOKEN_NAME = `e2e-console-${suffix}`;
-const DEVELOPER = { email: `dev-${suffix}@example.com`, name: `E2E Developer ${suffix}`, password: "developer-password-123" };
+const DEVELOPER = {
+  email: `dev-${suffix}@example.com`,
+  name: `E2E Developer ${suffix}`,
+  password: "developer-password-123",
+};
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 

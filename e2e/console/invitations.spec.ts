@@ -22,7 +22,10 @@ test.afterAll(async () => {
   await sink.stop();
 });
 
-test("owner invites by email; the invitee signs up from the emailed link and lands in the workspace", async ({ page, browser }) => {
+test("owner invites by email; the invitee signs up from the emailed link and lands in the workspace", async ({
+  page,
+  browser,
+}) => {
   let ws = "";
   await test.step("the owner invites two people; both are listed as pending with their expiry", async () => {
     ws = await signInAndCreateWorkspace(page, WORKSPACE);

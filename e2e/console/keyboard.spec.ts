@@ -36,7 +36,9 @@ async function expectFocusVisible(target: Locator): Promise<void> {
   expect(ring, `focus indicator on ${target.toString()}: ${JSON.stringify(style)}`).toBe(true);
 }
 
-test("keyboard only: sign in, create a workspace, navigate, mint, copy and revoke a token; focus always visible, no browser errors", async ({ page }) => {
+test("keyboard only: sign in, create a workspace, navigate, mint, copy and revoke a token; focus always visible, no browser errors", async ({
+  page,
+}) => {
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
   page.on("console", (m) => {

@@ -15,7 +15,9 @@ const suffix = uniqueSuffix();
 const WORKSPACE_NAME = `E2E names ${suffix}`;
 const REPO_URL = `https://example.org/names-${suffix}.git`;
 
-test("console names: products by name, status and last activity; duplicates warned or refused; rename", async ({ page }) => {
+test("console names: products by name, status and last activity; duplicates warned or refused; rename", async ({
+  page,
+}) => {
   const ws = await signInAndCreateWorkspace(page, WORKSPACE_NAME);
   const products = page.getByRole("table", { name: "Products of this workspace" });
 
@@ -102,7 +104,10 @@ test("console names: products by name, status and last activity; duplicates warn
     await page.getByLabel("Workspace name").fill(WORKSPACE_NAME.toLowerCase());
     const warning = page.getByRole("status").filter({ hasText: "You already have a workspace named" });
     await expect(warning).toContainText(WORKSPACE_NAME);
-    await expect(warning.getByRole("link", { name: `Open ${WORKSPACE_NAME}` })).toHaveAttribute("href", `/console/w/${ws}`);
+    await expect(warning.getByRole("link", { name: `Open ${WORKSPACE_NAME}` })).toHaveAttribute(
+      "href",
+      `/console/w/${ws}`,
+    );
     await expect(page.getByRole("button", { name: "Create another workspace" })).toBeVisible();
   });
 });

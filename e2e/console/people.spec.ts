@@ -16,7 +16,10 @@ test("console people: members and audit by name and email, ids one click away", 
   let userId = "";
   await test.step("members: the owner by name and email; the copy button copies the usr_ id", async () => {
     await page.goto(`/console/w/${ws}/members`);
-    const row = page.getByRole("table", { name: "Members of this workspace" }).getByRole("row").filter({ hasText: ADMIN.email });
+    const row = page
+      .getByRole("table", { name: "Members of this workspace" })
+      .getByRole("row")
+      .filter({ hasText: ADMIN.email });
     await expect(row).toContainText("Platform owner");
     const copy = row.getByRole("button", { name: /^Copy id usr_[0-9a-z]{26}$/ });
     userId = (await copy.getAttribute("aria-label"))!.replace("Copy id ", "");

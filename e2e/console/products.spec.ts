@@ -1,7 +1,12 @@
 import { rmSync } from "node:fs";
 import { type Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
-import { createProductAndOpenRevision, makeAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import {
+  createProductAndOpenRevision,
+  makeAppRepository,
+  signInAndCreateWorkspace,
+  uniqueSuffix,
+} from "../support/console";
 
 /**
  * Source intake in the console: create a product from a repository whose host
@@ -40,7 +45,9 @@ test("console products: a repository on a host that is not allowed is rejected a
     const freeze = page.getByRole("region", { name: "Source freeze" });
     await expect(freeze.getByText("Rejected", { exact: true })).toBeVisible({ timeout: 30_000 });
     const explanation = freeze.getByRole("status").filter({ hasText: "The source was rejected" });
-    await expect(explanation).toContainText("The repository's host (example.org) is not on the list of allowed source hosts.");
+    await expect(explanation).toContainText(
+      "The repository's host (example.org) is not on the list of allowed source hosts.",
+    );
     await expect(explanation).toContainText("host_not_allowed");
     await expect(freeze.getByRole("link", { name: "Review revision" })).toHaveCount(0);
   });
@@ -59,13 +66,25 @@ test("console products: a repository on a host that is not allowed is rejected a
 /** A repository with a node app: `main` asks for storage, `wide` also for email, `bad` names an unknown capability. */
 function makeRepository(): string {
   const storage = {
-    id: "storage.object", required: true, actions: ["read", "write"], scope: { prefix: "/uploads", max_object_bytes: 1048576 },
-    credential_owner: "workspace", provider: { allow: ["s3", "r2"], prefer: "s3", fallback: "listed" },
+    id: "storage.object",
+    required: true,
+    actions: ["read", "write"],
+    scope: { prefix: "/uploads", max_object_bytes: 1048576 },
+    credential_owner: "workspace",
+    provider: { allow: ["s3", "r2"], prefer: "s3", fallback: "listed" },
   };
   const email = {
-    id: "email.send", required: false, actions: ["send"],
-    scope: { from_addresses: ["app@example.com"], recipient_domains: ["*"], max_recipients: 5, max_message_bytes: 100000 },
-    credential_owner: "workspace", provider: { allow: ["ses"], fallback: "none" },
+    id: "email.send",
+    required: false,
+    actions: ["send"],
+    scope: {
+      from_addresses: ["app@example.com"],
+      recipient_domains: ["*"],
+      max_recipients: 5,
+      max_message_bytes: 100000,
+    },
+    credential_owner: "workspace",
+    provider: { allow: ["ses"], fallback: "none" },
   };
   const { dir, git, contract } = makeAppRepository("capstan-e2e-repo-", [storage]);
   git("checkout", "-qb", "wide");
@@ -106,15 +125,17 @@ test.describe("with local sources", () => {
 
     await test.step("the detected descriptor is summarised; the contract waits for confirmation", async () => {
       await expect(page.getByText("npm run start").first()).toBeVisible();
-      await expect(page.getByText("The capability contract becomes ready when the descriptor is confirmed.")).toBeVisible();
+      await expect(
+        page.getByText("The capability contract becomes ready when the descriptor is confirmed."),
+      ).toBeVisible();
     });
 
     await test.step("a credential in an edit is refused and names the field", async () => {
       await page.getByLabel("Start command").fill("node server.js --token=ghp_abcdefghijklmnopqrstuvwxyz0123456789");
       await page.getByRole("button", { name: "Confirm descriptor" }).click();
-      await expect(page.getByRole("alert").filter({ hasText: "A field looks like it contains a credential" })).toContainText(
-        "Start command (build_plan.start.command)",
-      );
+      await expect(
+        page.getByRole("alert").filter({ hasText: "A field looks like it contains a credential" }),
+      ).toContainText("Start command (build_plan.start.command)");
     });
 
     await test.step("confirm with edits: the edited fields become developer, the contract is ready", async () => {
@@ -133,7 +154,9 @@ test.describe("with local sources", () => {
       await page.getByRole("link", { name: "Open product" }).click();
       await freezeAgain(page, "wide");
       await page.getByRole("button", { name: "Confirm descriptor" }).click();
-      await expect(page.getByRole("alert").filter({ hasText: "asks for more than the product's current contract" })).toBeVisible();
+      await expect(
+        page.getByRole("alert").filter({ hasText: "asks for more than the product's current contract" }),
+      ).toBeVisible();
       await page.getByLabel("Approve widening").check();
       await page.getByRole("button", { name: "Confirm descriptor" }).click();
       await expect(page.getByText("Descriptor confirmed")).toBeVisible();

@@ -56,7 +56,9 @@ async function seed(page: Page, label: string): Promise<TSeeded> {
   await page.getByRole("button", { name: "Create product" }).click();
   const freeze = page.getByRole("region", { name: "Source freeze" });
   await expect(freeze.getByText("Rejected", { exact: true })).toBeVisible({ timeout: 30_000 });
-  const product = /products\/(prod_[0-9a-z]{26})/.exec((await freeze.getByRole("link", { name: /^Open product/ }).getAttribute("href"))!)![1]!;
+  const product = /products\/(prod_[0-9a-z]{26})/.exec(
+    (await freeze.getByRole("link", { name: /^Open product/ }).getAttribute("href"))!,
+  )![1]!;
   await page.goto(`/console/w/${ws}/service-identities`);
   await page.getByLabel("Name", { exact: true }).fill("Quality deployer with a rather long name");
   await page.getByLabel("Product", { exact: true }).selectOption({ label: `Quality shop · ${REPO_URL} (main)` });
@@ -76,7 +78,13 @@ async function axeFindings(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 5)
+          .join(" | ")}`,
+    );
 }
 
 /** Controls of the main area (and the header) that lie outside a 390 px viewport, and the page's sideways overflow. */
@@ -84,18 +92,26 @@ async function offscreen(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
     const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>("main button, main a[href], main input, main select, header button"))) {
+    if (document.documentElement.scrollWidth > width + 1)
+      out.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    for (const el of Array.from(
+      document.querySelectorAll<HTMLElement>("main button, main a[href], main input, main select, header button"),
+    )) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue; // not rendered (hidden)
       if (el.closest("dialog:not([open])")) continue;
-      if (r.left < -1 || r.right > width + 1) out.push(`${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 60)}" spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+      if (r.left < -1 || r.right > width + 1)
+        out.push(
+          `${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 60)}" spans ${Math.round(r.left)}..${Math.round(r.right)}`,
+        );
     }
     return out;
   });
 }
 
-test("console quality: axe clean, no sideways scrolling on a phone, screenshots of every page at 1440 and 390 px", async ({ page }) => {
+test("console quality: axe clean, no sideways scrolling on a phone, screenshots of every page at 1440 and 390 px", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   mkdirSync(SHOTS, { recursive: true });
   const { ws, product } = await seed(page, "quality");
@@ -106,7 +122,10 @@ test("console quality: axe clean, no sideways scrolling on a phone, screenshots 
   ];
   const findings: string[] = [];
   const overflow: string[] = [];
-  for (const [width, height, label] of [[1440, 900, "1440"], [390, 844, "390"]] as const) {
+  for (const [width, height, label] of [
+    [1440, 900, "1440"],
+    [390, 844, "390"],
+  ] as const) {
     await page.setViewportSize({ width, height });
     for (const [name, path] of pages) {
       await page.goto(path);
@@ -116,13 +135,18 @@ test("console quality: axe clean, no sideways scrolling on a phone, screenshots 
       await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
     }
   }
-  expect({ axe: findings, outOfReachAt390: overflow }, "serious or critical axe findings; controls out of reach at 390 px").toEqual({
+  expect(
+    { axe: findings, outOfReachAt390: overflow },
+    "serious or critical axe findings; controls out of reach at 390 px",
+  ).toEqual({
     axe: [],
     outOfReachAt390: [],
   });
 });
 
-test("console phone menu and wide tables: the sidebar sits behind Menu at 390 px; identity actions stay visible at 1440 px", async ({ page }) => {
+test("console phone menu and wide tables: the sidebar sits behind Menu at 390 px; identity actions stay visible at 1440 px", async ({
+  page,
+}) => {
   const { ws } = await seed(page, "phone menu");
 
   await test.step("390 px: navigation is behind the Menu button, opens, navigates and closes", async () => {
@@ -159,7 +183,9 @@ test("console phone menu and wide tables: the sidebar sits behind Menu at 390 px
       const button = table.getByRole("button", { name });
       await expect(button).toBeVisible();
       const box = (await button.boundingBox())!;
-      expect(box.x + box.width, `${name} ends inside the table's visible area`).toBeLessThanOrEqual(visible.x + visible.width + 1);
+      expect(box.x + box.width, `${name} ends inside the table's visible area`).toBeLessThanOrEqual(
+        visible.x + visible.width + 1,
+      );
     }
   });
 });

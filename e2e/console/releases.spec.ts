@@ -1,6 +1,11 @@
 import { rmSync } from "node:fs";
 import { expect, test } from "../support/fixtures";
-import { createConfirmedProduct, makeDeployableAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import {
+  createConfirmedProduct,
+  makeDeployableAppRepository,
+  signInAndCreateWorkspace,
+  uniqueSuffix,
+} from "../support/console";
 
 /**
  * The release wizard in the console: evaluate a confirmed revision (the

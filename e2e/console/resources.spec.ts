@@ -1,6 +1,12 @@
 import { rmSync } from "node:fs";
 import { expect, test } from "../support/fixtures";
-import { createConfirmedProduct, deployRevision, makeDeployableAppRepository, signInAndCreateWorkspace, uniqueSuffix } from "../support/console";
+import {
+  createConfirmedProduct,
+  deployRevision,
+  makeDeployableAppRepository,
+  signInAndCreateWorkspace,
+  uniqueSuffix,
+} from "../support/console";
 
 /**
  * Managed resources in the console: create one attached to a product (a
@@ -23,7 +29,9 @@ test.describe("managed resources", () => {
     if (repoDir) rmSync(repoDir, { recursive: true, force: true });
   });
 
-  test("console resources: create attached, used by a deployment, detach, delete with a named loss, restore", async ({ page }) => {
+  test("console resources: create attached, used by a deployment, detach, delete with a named loss, restore", async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     const ws = await signInAndCreateWorkspace(page, `E2E resources ${suffix}`);
     await createConfirmedProduct(page, ws, repoDir);
@@ -44,7 +52,9 @@ test.describe("managed resources", () => {
       await page.getByRole("button", { name: "Create resource" }).click();
       if (onPostgres) {
         await expect(page.getByText(/This password is shown once and never again/)).toBeVisible();
-        await expect(page.getByLabel("Connection URL")).toHaveValue(/^postgresql:\/\/mres_[0-9a-z]+:[A-Za-z0-9_-]{40,}@/);
+        await expect(page.getByLabel("Connection URL")).toHaveValue(
+          /^postgresql:\/\/mres_[0-9a-z]+:[A-Za-z0-9_-]{40,}@/,
+        );
         await page.getByRole("button", { name: "Done" }).click();
         await expect(page.getByText(/This password is shown once/)).toHaveCount(0);
       }
@@ -77,8 +87,12 @@ test.describe("managed resources", () => {
       const row = page.getByRole("row").filter({ hasText: name });
       await row.getByRole("button", { name: `Delete ${name}` }).click();
       const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });
-      await expect(dialog.getByText(onPostgres ? /every table and row in it, and its login role/ : /every object in it/)).toBeVisible();
-      await expect(dialog.getByText(/after the grace period; until then, attaching it again restores it/)).toBeVisible();
+      await expect(
+        dialog.getByText(onPostgres ? /every table and row in it, and its login role/ : /every object in it/),
+      ).toBeVisible();
+      await expect(
+        dialog.getByText(/after the grace period; until then, attaching it again restores it/),
+      ).toBeVisible();
       await dialog.getByRole("button", { name: "Schedule deletion" }).click();
       await expect(row.getByText("Deletion scheduled", { exact: true })).toBeVisible();
       await expect(row.getByText(/Attach it again before then to restore it/)).toBeVisible();
@@ -96,7 +110,10 @@ test.describe("managed resources", () => {
     await test.step("detach and destroy it at once (owner): nothing is left behind", async () => {
       const row = page.getByRole("row").filter({ hasText: name });
       await row.getByRole("button", { name: `Detach ${name}` }).click();
-      await page.getByRole("dialog", { name: `Detach ${name}?` }).getByRole("button", { name: "Detach" }).click();
+      await page
+        .getByRole("dialog", { name: `Detach ${name}?` })
+        .getByRole("button", { name: "Detach" })
+        .click();
       await expect(row.getByText("Not attached")).toBeVisible();
       await row.getByRole("button", { name: `Delete ${name}` }).click();
       const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });

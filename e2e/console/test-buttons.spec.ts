@@ -44,7 +44,9 @@ test.afterAll(async () => {
   if (receiver) await new Promise((resolve) => receiver!.close(resolve));
 });
 
-test("test buttons: a webhook's test event shows the signed delivery; an ai binding's test shows latency and the answer", async ({ page }) => {
+test("test buttons: a webhook's test event shows the signed delivery; an ai binding's test shows latency and the answer", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const ws = await signInAndCreateWorkspace(page, `E2E test buttons ${suffix}`);
 
@@ -58,7 +60,9 @@ test("test buttons: a webhook's test event shows the signed delivery; an ai bind
     const before = received.length;
     await page.getByRole("button", { name: `Send test event to receiver-${suffix}` }).click();
     const dialog = page.getByRole("dialog", { name: "Test event" });
-    await expect(dialog.getByText(/^Delivered: the endpoint answered 200 in \d+(\.\d+)? (ms|s)\.$/)).toBeVisible({ timeout: 20_000 });
+    await expect(dialog.getByText(/^Delivered: the endpoint answered 200 in \d+(\.\d+)? (ms|s)\.$/)).toBeVisible({
+      timeout: 20_000,
+    });
     expect(received.length).toBe(before + 1);
     const got = received.at(-1)!;
     expect(JSON.parse(got.body)).toMatchObject({ type: "webhook.test" });

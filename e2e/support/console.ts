@@ -53,12 +53,19 @@ export function makeAppRepository(prefix: string, capabilities: unknown[]): TRep
   const git = (...args: string[]) => {
     execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
   };
-  const contract = (caps: unknown[]) => writeFileSync(path.join(dir, "capabilities.json"), JSON.stringify({ capabilities: caps }));
+  const contract = (caps: unknown[]) =>
+    writeFileSync(path.join(dir, "capabilities.json"), JSON.stringify({ capabilities: caps }));
   git("init", "-q", "-b", "main");
   git("config", "user.email", "e2e@example.com");
   git("config", "user.name", "e2e");
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "e2e-app", engines: { node: ">=20" }, scripts: { start: "node server.js" } }));
-  writeFileSync(path.join(dir, "server.js"), 'require("http").createServer((q, s) => s.end("ok")).listen(process.env.PORT || 3000);\n');
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "e2e-app", engines: { node: ">=20" }, scripts: { start: "node server.js" } }),
+  );
+  writeFileSync(
+    path.join(dir, "server.js"),
+    'require("http").createServer((q, s) => s.end("ok")).listen(process.env.PORT || 3000);\n',
+  );
   contract(capabilities);
   git("add", "-A");
   git("commit", "-qm", "main");
@@ -95,10 +102,19 @@ export async function bridgeToken(capstan: CapstanClient, client: { id: string; 
  */
 export function makeDeployableAppRepository(prefix: string, text: string): TRepo {
   const repo = makeAppRepository(prefix, []);
-  writeFileSync(path.join(repo.dir, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", scripts: { start: "node server.js" } }));
+  writeFileSync(
+    path.join(repo.dir, "package.json"),
+    JSON.stringify({ name: "app", version: "1.0.0", scripts: { start: "node server.js" } }),
+  );
   writeFileSync(
     path.join(repo.dir, "package-lock.json"),
-    JSON.stringify({ name: "app", version: "1.0.0", lockfileVersion: 3, requires: true, packages: { "": { name: "app", version: "1.0.0" } } }),
+    JSON.stringify({
+      name: "app",
+      version: "1.0.0",
+      lockfileVersion: 3,
+      requires: true,
+      packages: { "": { name: "app", version: "1.0.0" } },
+    }),
   );
   writeFileSync(
     path.join(repo.dir, "server.js"),
@@ -110,7 +126,11 @@ export function makeDeployableAppRepository(prefix: string, text: string): TRepo
 }
 
 /** On a confirmed revision's page: Deploy to `environment`, and wait for the new deployment's page; returns its id. */
-export async function deployRevision(page: Page, environment: "Preview" | "Staging" | "Production" = "Preview", slot?: string): Promise<string> {
+export async function deployRevision(
+  page: Page,
+  environment: "Preview" | "Staging" | "Production" = "Preview",
+  slot?: string,
+): Promise<string> {
   await page.getByRole("button", { name: "Deploy", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Deploy this revision" });
   await dialog.getByLabel("Environment").selectOption({ label: environment });
@@ -141,7 +161,10 @@ export async function openSessionFromDeployment(page: Page): Promise<string> {
 }
 
 /** On a session's page: send a request through "Send a request" and wait until it is answered. */
-export async function sendSessionRequest(page: Page, request: { method: string; path: string; body?: string }): Promise<void> {
+export async function sendSessionRequest(
+  page: Page,
+  request: { method: string; path: string; body?: string },
+): Promise<void> {
   await page.getByLabel("Method").selectOption(request.method);
   await page.getByLabel("Path").fill(request.path);
   if (request.body !== undefined) await page.getByLabel("Body (optional)").fill(request.body);

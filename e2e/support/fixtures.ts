@@ -36,11 +36,19 @@ function failure(mismatch: string): Error {
 
 /** The APIRequestContext with each response checked; a mismatch throws where the call was made. */
 function checkedRequest(request: APIRequestContext, validator: TResponseValidator): APIRequestContext {
-  const METHODS: Record<string, string> = { get: "GET", post: "POST", put: "PUT", patch: "PATCH", delete: "DELETE", head: "HEAD" };
+  const METHODS: Record<string, string> = {
+    get: "GET",
+    post: "POST",
+    put: "PUT",
+    patch: "PATCH",
+    delete: "DELETE",
+    head: "HEAD",
+  };
   return new Proxy(request, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
-      if (typeof prop !== "string" || typeof value !== "function" || !(prop in METHODS || prop === "fetch")) return value;
+      if (typeof prop !== "string" || typeof value !== "function" || !(prop in METHODS || prop === "fetch"))
+        return value;
       return async (url: string, options?: { method?: string }) => {
         const res = (await value.call(target, url, options)) as APIResponse;
         const method = prop === "fetch" ? (options?.method ?? "GET").toUpperCase() : METHODS[prop]!;
@@ -85,7 +93,13 @@ export const test = base.extend<TFixtures, TWorkerFixtures>({
         (async () => {
           const text = method === "HEAD" || res.status() === 204 ? "" : await res.text().catch(() => "");
           const headers = new Headers(await res.allHeaders());
-          return apiValidator.mismatch({ method, path: url.pathname + url.search, status: res.status(), headers, text });
+          return apiValidator.mismatch({
+            method,
+            path: url.pathname + url.search,
+            status: res.status(),
+            headers,
+            text,
+          });
         })(),
       );
     });
@@ -103,7 +117,13 @@ export const test = base.extend<TFixtures, TWorkerFixtures>({
           {
             async onResponse({ request, response }) {
               const url = new URL(request.url);
-              const mismatch = apiValidator.mismatch({ method: request.method, path: url.pathname + url.search, status: response.status, headers: response.headers, text: await response.clone().text() });
+              const mismatch = apiValidator.mismatch({
+                method: request.method,
+                path: url.pathname + url.search,
+                status: response.status,
+                headers: response.headers,
+                text: await response.clone().text(),
+              });
               if (mismatch) throw failure(mismatch);
               return response;
             },

@@ -18,7 +18,13 @@ export async function axeFindings(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 5)
+          .join(" | ")}`,
+    );
 }
 
 /** Controls of the main area (and the header) outside the viewport's width, and the page's sideways overflow. */
@@ -26,12 +32,18 @@ export async function offscreen(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
     const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>("main button, main a[href], main input, main select, header button"))) {
+    if (document.documentElement.scrollWidth > width + 1)
+      out.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    for (const el of Array.from(
+      document.querySelectorAll<HTMLElement>("main button, main a[href], main input, main select, header button"),
+    )) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
       if (el.closest("dialog:not([open])")) continue;
-      if (r.left < -1 || r.right > width + 1) out.push(`${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 60)}" spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+      if (r.left < -1 || r.right > width + 1)
+        out.push(
+          `${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 60)}" spans ${Math.round(r.left)}..${Math.round(r.right)}`,
+        );
     }
     return out;
   });

@@ -22,8 +22,12 @@ export async function visit(config: TBridgeAppConfig, name: string): Promise<TVi
   const token = await bridgeToken(anonymous, config.clientId, config.clientSecret);
   const bridge = createCapstanClient({ baseUrl: config.baseUrl, fetch: config.fetch, token });
 
-  const counted = await must(bridge.POST("/v1/capabilities/data.kv/increment", { body: { key: "/app/visits", by: 1 } }));
-  const stored = await must(bridge.POST("/v1/capabilities/data.kv/set", { body: { key: "/app/last-visitor", value: { name } } }));
+  const counted = await must(
+    bridge.POST("/v1/capabilities/data.kv/increment", { body: { key: "/app/visits", by: 1 } }),
+  );
+  const stored = await must(
+    bridge.POST("/v1/capabilities/data.kv/set", { body: { key: "/app/last-visitor", value: { name } } }),
+  );
   const read = await must(bridge.POST("/v1/capabilities/data.kv/get", { body: { key: "/app/last-visitor" } }));
 
   const visits = (counted.output as { value: number }).value;

@@ -1,4 +1,5 @@
 import { flushRecords } from "@/server/bridge/record";
+import { returnLeases } from "@/server/domain/usage/leases.service";
 import { closeDb } from "@/server/platform/db/client";
 import { beginDrain } from "@/server/platform/lifecycle";
 import { logger } from "@/server/platform/logger";
@@ -25,10 +26,15 @@ export function beginStop(): void {
 export async function finishStop(ms: number): Promise<void> {
   if (!(await drainWorkers(Math.max(0, ms)))) logger.warn("shutdown.workers_timed_out", { ms });
   await flushRecords().catch((err: unknown) => logger.error("shutdown.flush_failed", { error: String(err) }));
+  // Budget leases back to their budgets (every draw was settled by the flushed records), then the journal goes.
+  await returnLeases().catch((err: unknown) => logger.error("shutdown.lease_return_failed", { error: String(err) }));
   await closeDb().catch((err: unknown) => logger.error("shutdown.close_failed", { error: String(err) }));
   await stopTracing().catch((err: unknown) => logger.warn("shutdown.tracing_flush_failed", { error: String(err) }));
 }
 
 export function registerShutdown(): void {
-  (globalThis as { __capstanStop?: { begin: typeof beginStop; finish: typeof finishStop } }).__capstanStop = { begin: beginStop, finish: finishStop };
+  (globalThis as { __capstanStop?: { begin: typeof beginStop; finish: typeof finishStop } }).__capstanStop = {
+    begin: beginStop,
+    finish: finishStop,
+  };
 }

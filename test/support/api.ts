@@ -4,8 +4,13 @@ import { bootstrapPlatform, createUser } from "@/server/domain/identity/users.se
 import { handleRest } from "@/server/http/rest-handler";
 import { getDb } from "@/server/platform/db/client";
 import { newId } from "@/server/platform/ids";
-import { ensureSigningKey } from "@/server/platform/jwt";
+import { ensureSigningKey } from "@/server/domain/signing-keys/jwt.service";
 import { assertDocumented } from "./openapi-responses";
+import { deploymentBridge } from "@/server/bridge/deployment-bridge";
+import { provideDeploymentBridge } from "@/server/domain/deployments/lifecycle";
+
+// The tests' composition root, as boot.ts is the server's: deployments applied here reach the real Bridge.
+provideDeploymentBridge(deploymentBridge);
 
 /**
  * Black-box helpers for integration tests: every call goes through the real
@@ -32,7 +37,8 @@ export type TApiOptions = {
   headers?: Record<string, string>;
 };
 
-export type TApiResult<T = any> = { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type TApiResult<T = any> = {
   status: number;
   headers: Headers;
   /** Parsed body when the body is non-empty JSON, else undefined. */
@@ -40,11 +46,8 @@ export type TApiResult<T = any> = { // eslint-disable-line @typescript-eslint/no
   text: string;
 };
 
-export async function api<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
-  method: string,
-  path: string,
-  opts: TApiOptions = {},
-): Promise<TApiResult<T>> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function api<T = any>(method: string, path: string, opts: TApiOptions = {}): Promise<TApiResult<T>> {
   const headers = new Headers();
   if (opts.token !== undefined) headers.set("authorization", `Bearer ${opts.token}`);
   let body: string | Uint8Array | undefined;

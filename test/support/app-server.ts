@@ -20,9 +20,11 @@ import { handleRest } from "@/server/http/rest-handler";
 import { handleJwks, handleOAuthAuthorizationServer, handleOpenIdConfiguration } from "@/server/http/well-known";
 import { readiness } from "@/server/http/readiness";
 import { serveSurfaceNode } from "@/server/http/surface-node";
-import { recoverReservations } from "@/server/domain/usage/reservations.service";
+import { recoverInFlight } from "@/server/domain/usage/leases.service";
 import { beginStop, finishStop } from "@/server/shutdown";
 import { installGracefulStop } from "../../scripts/graceful.mjs";
+import { roles } from "@/server/platform/roles";
+import { startRoles } from "@/server/workers/roles";
 import { bootApp } from "./api";
 
 const BRIDGE_PATH = /^\/v1\/capabilities\/([^/?#]+)\/([^/?#]+)$/;
@@ -73,8 +75,11 @@ function route(request: Request): Promise<Response> {
 
 async function main(): Promise<void> {
   await bootApp();
+  // APP_SERVER_ROLES=1: this process also runs its worker and runner roles (CAPSTAN_ROLES), as `npm start`
+  // does, so it builds and runs hosted apps itself (test/hostile-isolation.int.test.ts).
+  if (process.env.APP_SERVER_ROLES === "1") await startRoles(roles("server"));
   // As src/server/boot.ts does: in-flight journals of dead processes are charged before serving.
-  await recoverReservations();
+  await recoverInFlight();
   const origin = process.env.CAPSTAN_PUBLIC_URL ?? "http://localhost:3000";
   const server = http.createServer((req, res) => {
     // Surface traffic (srf-* hosts, /s/<srf>/...) takes the production server's fast path (scripts/server.mjs).
@@ -99,7 +104,10 @@ async function main(): Promise<void> {
   process.stdout.write(`listening ${actual}\n`);
 
   // The same graceful stop as `npm start` (scripts/server.mjs): drain, flush, exit 0.
-  installGracefulStop(server, { app: { begin: beginStop, finish: finishStop }, log: (msg) => process.stderr.write(`[app-server] ${msg}\n`) });
+  installGracefulStop(server, {
+    app: { begin: beginStop, finish: finishStop },
+    log: (msg) => process.stderr.write(`[app-server] ${msg}\n`),
+  });
 }
 
 main().catch((err) => {

@@ -31,15 +31,25 @@ export async function bootBridgeApp(): Promise<void> {
 
 export type TCapability = TCapabilityEntry;
 
-export const kvCapability = (over: Partial<TCapability> & { scope?: Partial<{ prefix: string; max_value_bytes: number; max_keys: number }> } = {}): TCapability => ({
-  id: "data.kv", required: true, actions: ["get", "set", "delete", "list", "increment"],
-  credential_owner: "platform", provider: { allow: ["platform"], fallback: "none" },
+export const kvCapability = (
+  over: Partial<TCapability> & { scope?: Partial<{ prefix: string; max_value_bytes: number; max_keys: number }> } = {},
+): TCapability => ({
+  id: "data.kv",
+  required: true,
+  actions: ["get", "set", "delete", "list", "increment"],
+  credential_owner: "platform",
+  provider: { allow: ["platform"], fallback: "none" },
   ...over,
   scope: { prefix: "/app", max_value_bytes: 1024, max_keys: 100, ...over.scope },
 });
 
-export const aiCapability = (over: Partial<TCapability> & { scope?: Partial<{ models: string[]; max_tokens_per_call: number }> } = {}): TCapability => ({
-  id: "ai.generate", required: true, actions: ["generate"], credential_owner: "workspace",
+export const aiCapability = (
+  over: Partial<TCapability> & { scope?: Partial<{ models: string[]; max_tokens_per_call: number }> } = {},
+): TCapability => ({
+  id: "ai.generate",
+  required: true,
+  actions: ["generate"],
+  credential_owner: "workspace",
   provider: { allow: ["openai"], fallback: "none" },
   ...over,
   scope: { models: ["text", "embedding"], max_tokens_per_call: 256, ...over.scope },
@@ -51,9 +61,14 @@ const reposRoot = mkdtempSync(path.join(os.tmpdir(), "capstan-bridge-repos-"));
 let repoCount = 0;
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], {
-    cwd, encoding: "utf8",
-  }).trim();
+  return execFileSync(
+    "git",
+    ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args],
+    {
+      cwd,
+      encoding: "utf8",
+    },
+  ).trim();
 }
 
 const PKG = JSON.stringify({ name: "app", scripts: { start: "node server.js" }, engines: { node: "20.x" } });
@@ -63,7 +78,9 @@ function makeRepo(capabilities: TCapability[]): string {
   mkdirSync(dir);
   git(dir, "init", "-q");
   const files: Record<string, string> = {
-    "package.json": PKG, "package-lock.json": "{}", "server.js": "console.log(1)\n",
+    "package.json": PKG,
+    "package-lock.json": "{}",
+    "server.js": "console.log(1)\n",
     "capabilities.json": JSON.stringify({ capabilities }),
   };
   for (const [rel, content] of Object.entries(files)) writeFileSync(path.join(dir, rel), content);
@@ -84,42 +101,74 @@ export async function makeProduct(
   capabilities: TCapability[],
 ): Promise<{ productId: string; revisionId: string }> {
   const accepted = must(
-    await api("POST", `/v1/workspaces/${ws}/products`, { token: owner.token, body: { repo_url: makeRepo(capabilities), ref: "main", auth: { kind: "none" } } }),
-    202, "product intake",
+    await api("POST", `/v1/workspaces/${ws}/products`, {
+      token: owner.token,
+      body: { repo_url: makeRepo(capabilities), ref: "main", auth: { kind: "none" } },
+    }),
+    202,
+    "product intake",
   );
   type TFreeze = { status: string; revision?: { id: string } };
   let freeze: TFreeze = { status: "pending" };
   for (let i = 0; i < 30 && freeze.status === "pending"; i++) {
     await processPendingFreezes(10);
-    freeze = must<TFreeze>(await api("GET", `/v1/workspaces/${ws}/source-freezes/${accepted.source_freeze_id}`, { token: owner.token }), 200, "freeze read");
+    freeze = must<TFreeze>(
+      await api("GET", `/v1/workspaces/${ws}/source-freezes/${accepted.source_freeze_id}`, { token: owner.token }),
+      200,
+      "freeze read",
+    );
   }
-  if (freeze.status !== "frozen" || !freeze.revision) throw new Error(`freeze did not succeed: ${JSON.stringify(freeze)}`);
+  if (freeze.status !== "frozen" || !freeze.revision)
+    throw new Error(`freeze did not succeed: ${JSON.stringify(freeze)}`);
   const revisionId = freeze.revision.id;
   must(
-    await api("POST", `/v1/workspaces/${ws}/products/${accepted.product_id}/revisions/${revisionId}/descriptor:confirm`, { token: owner.token, body: {} }),
-    200, "descriptor confirm",
+    await api(
+      "POST",
+      `/v1/workspaces/${ws}/products/${accepted.product_id}/revisions/${revisionId}/descriptor:confirm`,
+      { token: owner.token, body: {} },
+    ),
+    200,
+    "descriptor confirm",
   );
-  const contract = must(await api("GET", `/v1/workspaces/${ws}/revisions/${revisionId}/capability-contract`, { token: owner.token }), 200, "contract read");
+  const contract = must(
+    await api("GET", `/v1/workspaces/${ws}/revisions/${revisionId}/capability-contract`, { token: owner.token }),
+    200,
+    "contract read",
+  );
   if (!contract.contract_hash) throw new Error(`contract is not ready: ${JSON.stringify(contract)}`);
   return { productId: accepted.product_id, revisionId };
 }
 
 // ---------------------------------------------------------------- identities and tokens
 
-export async function makeServiceIdentity(owner: TTestUser, ws: string, productId: string): Promise<{ id: string; secret: string }> {
+export async function makeServiceIdentity(
+  owner: TTestUser,
+  ws: string,
+  productId: string,
+): Promise<{ id: string; secret: string }> {
   const created = must(
-    await api("POST", `/v1/workspaces/${ws}/service-identities`, { token: owner.token, body: { name: `bridge ${productId.slice(-6)} ${randomUUID().slice(0, 8)}`, product_id: productId } }),
-    201, "service identity create",
+    await api("POST", `/v1/workspaces/${ws}/service-identities`, {
+      token: owner.token,
+      body: { name: `bridge ${productId.slice(-6)} ${randomUUID().slice(0, 8)}`, product_id: productId },
+    }),
+    201,
+    "service identity create",
   );
   return { id: created.id, secret: created.client_secret };
 }
 
 /** A bridge token from POST /v1/oauth/token (client_credentials, credentials in the body). */
 export async function bridgeToken(clientId: string, clientSecret: string): Promise<string> {
-  const form = new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret });
+  const form = new URLSearchParams({
+    grant_type: "client_credentials",
+    client_id: clientId,
+    client_secret: clientSecret,
+  });
   const res = await handleOAuthToken(
     new Request(`${BASE_URL}/v1/oauth/token`, {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString(),
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
     }),
   );
   const text = await res.text();
@@ -149,24 +198,36 @@ export async function makeCredential(
     await api("POST", `/v1/workspaces/${ws}/credentials`, {
       token: owner.token,
       body: {
-        secret, provider: opts.provider ?? "openai", capability: opts.capability ?? "ai.generate", actions: opts.actions ?? ["generate"],
-        scope: [], expires_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
+        secret,
+        provider: opts.provider ?? "openai",
+        capability: opts.capability ?? "ai.generate",
+        actions: opts.actions ?? ["generate"],
+        scope: [],
+        expires_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
       },
     }),
-    201, "credential create",
+    201,
+    "credential create",
   );
   return created.id;
 }
 
 /** A credential holding the provider's key and a ready ai.generate binding to its base URL; returns both ids. */
-export async function addAiProvider(owner: TTestUser, ws: string, p: TProviderSpec): Promise<{ credentialId: string; bindingId: string }> {
+export async function addAiProvider(
+  owner: TTestUser,
+  ws: string,
+  p: TProviderSpec,
+): Promise<{ credentialId: string; bindingId: string }> {
   const credentialId = await makeCredential(owner, ws, p.apiKey, { provider: p.provider });
   const models = p.models ?? ["text", "embedding"];
   const binding = must(
     await api("POST", `/v1/workspaces/${ws}/provider-bindings`, {
       token: owner.token,
       body: {
-        credential_id: credentialId, capability: "ai.generate", actions: ["generate"], scope: [],
+        credential_id: credentialId,
+        capability: "ai.generate",
+        actions: ["generate"],
+        scope: [],
         budget: { units: 1_000_000_000, unit: "tokens" },
         capability_scope: {
           id: "ai.generate",
@@ -176,7 +237,8 @@ export async function addAiProvider(owner: TTestUser, ws: string, p: TProviderSp
         provider_config: { base_url: p.baseUrl },
       },
     }),
-    201, "binding create",
+    201,
+    "binding create",
   );
   if (binding.status !== "ready") throw new Error(`binding is not ready: ${JSON.stringify(binding)}`);
   return { credentialId, bindingId: binding.id };
@@ -249,5 +311,11 @@ export async function bridge(
     json = undefined;
   }
   const overhead = res.headers.get("capstan-overhead-ms");
-  return { status: res.status, headers: res.headers, json, text, overheadMs: overhead === null ? null : Number(overhead) };
+  return {
+    status: res.status,
+    headers: res.headers,
+    json,
+    text,
+    overheadMs: overhead === null ? null : Number(overhead),
+  };
 }

@@ -74,7 +74,10 @@ export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>, adminU
 }
 
 export async function dropDatabase(name: string, adminUrl = testAdminUrl()): Promise<void> {
-  await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`).then(() => undefined), adminUrl);
+  await withAdmin(
+    (c) => c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`).then(() => undefined),
+    adminUrl,
+  );
 }
 
 /**
@@ -85,10 +88,14 @@ export async function dropDatabase(name: string, adminUrl = testAdminUrl()): Pro
 export async function createScratchDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const adminUrl = testAdminUrl();
   if (testDbMode() !== "postgres" || !adminUrl) {
-    throw new Error("createScratchDatabase() needs PostgreSQL; this run uses embedded PGlite (skip when testDbMode() !== 'postgres')");
+    throw new Error(
+      "createScratchDatabase() needs PostgreSQL; this run uses embedded PGlite (skip when testDbMode() !== 'postgres')",
+    );
   }
   const run = testRunId();
-  const name = run ? `capstan_t_${run}_s${randomBytes(6).toString("hex")}` : `capstan_s_${randomBytes(6).toString("hex")}`;
+  const name = run
+    ? `capstan_t_${run}_s${randomBytes(6).toString("hex")}`
+    : `capstan_s_${randomBytes(6).toString("hex")}`;
   await withAdmin((c) => c.query(`CREATE DATABASE ${quoteIdent(name)}`), adminUrl);
   let dropped = false;
   return {

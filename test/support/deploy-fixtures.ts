@@ -18,18 +18,36 @@ let n = 0;
 const APP = readFileSync(path.join(import.meta.dirname, "..", "fixtures", "hosted-app.js"), "utf8");
 
 function git(cwd: string, ...args: string[]): void {
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], { cwd });
+  execFileSync(
+    "git",
+    ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args],
+    { cwd },
+  );
 }
 
-export type TAppRepo = { scripts?: Record<string, string>; capabilities?: TCapability[]; files?: Record<string, string> };
+export type TAppRepo = {
+  scripts?: Record<string, string>;
+  capabilities?: TCapability[];
+  files?: Record<string, string>;
+};
 
 export function makeAppRepo(opts: TAppRepo = {}): string {
   const dir = path.join(root, `app-${++n}`);
   mkdirSync(dir);
   git(dir, "init", "-q");
   const files: Record<string, string> = {
-    "package.json": JSON.stringify({ name: "app", version: "1.0.0", scripts: { start: "node server.js", ...opts.scripts } }),
-    "package-lock.json": JSON.stringify({ name: "app", version: "1.0.0", lockfileVersion: 3, requires: true, packages: { "": { name: "app", version: "1.0.0" } } }),
+    "package.json": JSON.stringify({
+      name: "app",
+      version: "1.0.0",
+      scripts: { start: "node server.js", ...opts.scripts },
+    }),
+    "package-lock.json": JSON.stringify({
+      name: "app",
+      version: "1.0.0",
+      lockfileVersion: 3,
+      requires: true,
+      packages: { "": { name: "app", version: "1.0.0" } },
+    }),
     "server.js": APP,
     "capabilities.json": JSON.stringify({ capabilities: opts.capabilities ?? [kvCapability()] }),
     ...opts.files,
@@ -40,27 +58,55 @@ export function makeAppRepo(opts: TAppRepo = {}): string {
   return `file://${dir}`;
 }
 
-export function must<T = any>(r: TApiResult<T>, status: number, what: string): T { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function must<T = any>(r: TApiResult<T>, status: number, what: string): T {
   if (r.status !== status) throw new Error(`${what}: expected ${status}, got ${r.status}: ${r.text}`);
   return r.json;
 }
 
 /** Intake + freeze; returns the product and its (detected, unconfirmed) revision. */
-export async function freezeApp(owner: TTestUser, ws: string, repo: TAppRepo = {}): Promise<{ productId: string; revisionId: string }> {
-  const accepted = must(await api("POST", `/v1/workspaces/${ws}/products`, { token: owner.token, body: { repo_url: makeAppRepo(repo), ref: "main", auth: { kind: "none" } } }), 202, "intake");
+export async function freezeApp(
+  owner: TTestUser,
+  ws: string,
+  repo: TAppRepo = {},
+): Promise<{ productId: string; revisionId: string }> {
+  const accepted = must(
+    await api("POST", `/v1/workspaces/${ws}/products`, {
+      token: owner.token,
+      body: { repo_url: makeAppRepo(repo), ref: "main", auth: { kind: "none" } },
+    }),
+    202,
+    "intake",
+  );
   let freeze: { status: string; revision?: { id: string } } = { status: "pending" };
   for (let i = 0; i < 30 && freeze.status === "pending"; i++) {
     await processPendingFreezes(10);
-    freeze = must(await api("GET", `/v1/workspaces/${ws}/source-freezes/${accepted.source_freeze_id}`, { token: owner.token }), 200, "freeze");
+    freeze = must(
+      await api("GET", `/v1/workspaces/${ws}/source-freezes/${accepted.source_freeze_id}`, { token: owner.token }),
+      200,
+      "freeze",
+    );
   }
   if (freeze.status !== "frozen" || !freeze.revision) throw new Error(`freeze failed: ${JSON.stringify(freeze)}`);
   return { productId: accepted.product_id, revisionId: freeze.revision.id };
 }
 
 /** Intake, freeze and descriptor confirmation (with optional edits). */
-export async function confirmedApp(owner: TTestUser, ws: string, repo: TAppRepo = {}, edits?: Record<string, unknown>): Promise<{ productId: string; revisionId: string }> {
+export async function confirmedApp(
+  owner: TTestUser,
+  ws: string,
+  repo: TAppRepo = {},
+  edits?: Record<string, unknown>,
+): Promise<{ productId: string; revisionId: string }> {
   const app = await freezeApp(owner, ws, repo);
-  must(await api("POST", `/v1/workspaces/${ws}/products/${app.productId}/revisions/${app.revisionId}/descriptor:confirm`, { token: owner.token, body: edits ? { edits } : {} }), 200, "confirm");
+  must(
+    await api("POST", `/v1/workspaces/${ws}/products/${app.productId}/revisions/${app.revisionId}/descriptor:confirm`, {
+      token: owner.token,
+      body: edits ? { edits } : {},
+    }),
+    200,
+    "confirm",
+  );
   return app;
 }
 
@@ -68,8 +114,21 @@ export async function confirmedApp(owner: TTestUser, ws: string, repo: TAppRepo 
 export const HEALTH_EDIT = { build_plan: { health: { path: "/health" } } };
 
 /** POST a deployment and run the deploy worker until it has been applied. */
-export async function deploy(owner: TTestUser, ws: string, revisionId: string, body: Record<string, unknown> = { environment_type: "preview" }) {
-  const created = must(await api("POST", `/v1/workspaces/${ws}/revisions/${revisionId}/deployments`, { token: owner.token, body }), 202, "deploy");
+export async function deploy(
+  owner: TTestUser,
+  ws: string,
+  revisionId: string,
+  body: Record<string, unknown> = { environment_type: "preview" },
+) {
+  const created = must(
+    await api("POST", `/v1/workspaces/${ws}/revisions/${revisionId}/deployments`, { token: owner.token, body }),
+    202,
+    "deploy",
+  );
   if (created.status === "planned") await processPlannedDeployments(5);
-  return must(await api("GET", `/v1/workspaces/${ws}/deployments/${created.id}`, { token: owner.token }), 200, "deployment read");
+  return must(
+    await api("GET", `/v1/workspaces/${ws}/deployments/${created.id}`, { token: owner.token }),
+    200,
+    "deployment read",
+  );
 }

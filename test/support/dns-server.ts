@@ -7,7 +7,13 @@ import dns2 from "dns2";
  * answer NXDOMAIN.
  */
 export type TZone = Map<string, { TXT?: string[]; CNAME?: string; A?: string[]; AAAA?: string[] }>;
-export type TDnsServer = { address: string; zone: TZone; silent: Set<string>; queries: string[]; close: () => Promise<void> };
+export type TDnsServer = {
+  address: string;
+  zone: TZone;
+  silent: Set<string>;
+  queries: string[];
+  close: () => Promise<void>;
+};
 
 export async function startDnsServer(port = 0): Promise<TDnsServer> {
   const { Packet } = dns2;

@@ -19,7 +19,9 @@ const TEMPLATE_LOCK_KEY = 72_707_371; // arbitrary, fixed: "capstan test templat
 
 export default async function setup(project: TestProject): Promise<void | (() => Promise<void>)> {
   if (process.env.CAPSTAN_TEST_DB === "pglite") {
-    console.warn("CAPSTAN_TEST_DB=pglite: integration tests run on embedded PGlite; PostgreSQL-only blocks are skipped");
+    console.warn(
+      "CAPSTAN_TEST_DB=pglite: integration tests run on embedded PGlite; PostgreSQL-only blocks are skipped",
+    );
     provideAll(project, { dbMode: "pglite", templateDb: "", pgAdminUrl: "", runId: "" });
     return;
   }

@@ -32,7 +32,12 @@ export type TOpenAiBehaviour = {
   tokens?: number | "max_tokens";
   delayMs?: number;
 };
-export type TOpenAiCall = { path: string; authorized: boolean; body: Record<string, unknown>; headers: http.IncomingHttpHeaders };
+export type TOpenAiCall = {
+  path: string;
+  authorized: boolean;
+  body: Record<string, unknown>;
+  headers: http.IncomingHttpHeaders;
+};
 
 export type TOpenAiServer = {
   /** e.g. http://127.0.0.1:43123/v1 */
@@ -76,9 +81,11 @@ function anthropicAnswer(
   headers: http.IncomingHttpHeaders,
   n: number,
 ): void {
-  const error = (status: number, type: string, message: string) => json(res, status, { type: "error", error: { type, message } });
+  const error = (status: number, type: string, message: string) =>
+    json(res, status, { type: "error", error: { type, message } });
   if (!authorized) return error(401, "authentication_error", "invalid x-api-key");
-  if (!headers["anthropic-version"]) return error(400, "invalid_request_error", "anthropic-version: header is required");
+  if (!headers["anthropic-version"])
+    return error(400, "invalid_request_error", "anthropic-version: header is required");
   if (b.mode === "500") return error(500, "api_error", "Internal server error");
   if (b.mode === "529") return error(529, "overloaded_error", "Overloaded");
   if (b.mode === "400") return error(400, "invalid_request_error", "bad request");
@@ -88,14 +95,21 @@ function anthropicAnswer(
   const total = totalTokens(b, body);
   const input = Math.floor(total / 2);
   return json(res, 200, {
-    id: `msg_${n}`, type: "message", role: "assistant", model: body.model,
+    id: `msg_${n}`,
+    type: "message",
+    role: "assistant",
+    model: body.model,
     content: [{ type: "text", text: b.text ?? "ok" }],
-    stop_reason: "end_turn", stop_sequence: null,
+    stop_reason: "end_turn",
+    stop_sequence: null,
     usage: { input_tokens: input, output_tokens: total - input },
   });
 }
 
-export async function startOpenAiServer(apiKey: string, initial: Partial<TOpenAiBehaviour> = {}): Promise<TOpenAiServer> {
+export async function startOpenAiServer(
+  apiKey: string,
+  initial: Partial<TOpenAiBehaviour> = {},
+): Promise<TOpenAiServer> {
   let behaviour: TOpenAiBehaviour = { ...DEFAULT, ...initial };
   const calls: TOpenAiCall[] = [];
   const server = http.createServer((req, res) => {
@@ -109,26 +123,42 @@ export async function startOpenAiServer(apiKey: string, initial: Partial<TOpenAi
       }
       const path = (req.url ?? "/").split("?")[0]!;
       const anthropic = path === "/v1/messages";
-      const authorized = anthropic ? req.headers["x-api-key"] === apiKey : req.headers.authorization === `Bearer ${apiKey}`;
+      const authorized = anthropic
+        ? req.headers["x-api-key"] === apiKey
+        : req.headers.authorization === `Bearer ${apiKey}`;
       calls.push({ path, authorized, body, headers: req.headers });
       const b = behaviour;
       if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
-      if (anthropic && req.method === "POST") return anthropicAnswer(res, b, body, authorized, req.headers, calls.length);
+      if (anthropic && req.method === "POST")
+        return anthropicAnswer(res, b, body, authorized, req.headers, calls.length);
       if (req.method !== "POST" || (path !== "/v1/chat/completions" && path !== "/v1/embeddings")) {
         return json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: "invalid_request_error" } });
       }
-      if (!authorized) return json(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error" } });
+      if (!authorized)
+        return json(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error" } });
       if (b.mode === "500") return json(res, 500, { error: { message: "internal error", type: "server_error" } });
       if (b.mode === "400") return json(res, 400, { error: { message: "bad request", type: "invalid_request_error" } });
       if (b.mode === "529") return json(res, 529, { error: { message: "overloaded", type: "server_error" } });
       const total = totalTokens(b, body);
-      const usage = { prompt_tokens: Math.floor(total / 2), completion_tokens: total - Math.floor(total / 2), total_tokens: total };
+      const usage = {
+        prompt_tokens: Math.floor(total / 2),
+        completion_tokens: total - Math.floor(total / 2),
+        total_tokens: total,
+      };
       if (path === "/v1/embeddings") {
-        return json(res, 200, { object: "list", model: body.model, data: [{ object: "embedding", index: 0, embedding: [0.1, 0.2, 0.3] }], usage });
+        return json(res, 200, {
+          object: "list",
+          model: body.model,
+          data: [{ object: "embedding", index: 0, embedding: [0.1, 0.2, 0.3] }],
+          usage,
+        });
       }
       const text = b.text ?? "ok";
       return json(res, 200, {
-        id: `chatcmpl-${calls.length}`, object: "chat.completion", created: Math.floor(Date.now() / 1000), model: body.model,
+        id: `chatcmpl-${calls.length}`,
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
         choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
         usage,
       });

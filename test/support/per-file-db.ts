@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from "vitest";
 import { resetKeyCache } from "../../src/server/platform/crypto";
 import { closeDb } from "../../src/server/platform/db/client";
 import { resetEnvCache } from "../../src/server/platform/env";
+import { reapUnder } from "./reap";
 import { databaseUrlFor, quoteIdent, testAdminUrl, testDbMode, testRunId, testTemplateDb, withAdmin } from "./db";
 
 /**
@@ -60,7 +61,9 @@ afterAll(async () => {
         }, adminUrl);
       }
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      // A deployment the file left running holds its directory (a tmpfs mount as root): EBUSY without this.
+      reapUnder(dataDir);
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 200 });
     }
   }
 });

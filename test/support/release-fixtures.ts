@@ -14,7 +14,11 @@ import { makeAppRepo, must, type TAppRepo } from "./deploy-fixtures";
  * the test can change and freeze again (a second revision of one product).
  */
 export async function evaluate(u: TTestUser, ws: string, rev: string, body: Record<string, unknown> = {}, ms = 90_000) {
-  const queued = must(await api("POST", `/v1/workspaces/${ws}/revisions/${rev}/evaluations`, { token: u.token, body }), 202, "evaluate");
+  const queued = must(
+    await api("POST", `/v1/workspaces/${ws}/revisions/${rev}/evaluations`, { token: u.token, body }),
+    202,
+    "evaluate",
+  );
   return finishEvaluation(u, ws, queued.id, ms);
 }
 
@@ -38,7 +42,14 @@ function git(cwd: string, ...args: string[]): void {
 export async function changeableApp(u: TTestUser, ws: string, repo: TAppRepo = {}) {
   const url = makeAppRepo(repo);
   const dir = url.slice("file://".length);
-  const accepted = must(await api("POST", `/v1/workspaces/${ws}/products`, { token: u.token, body: { repo_url: url, ref: "main", auth: { kind: "none" } } }), 202, "intake");
+  const accepted = must(
+    await api("POST", `/v1/workspaces/${ws}/products`, {
+      token: u.token,
+      body: { repo_url: url, ref: "main", auth: { kind: "none" } },
+    }),
+    202,
+    "intake",
+  );
   const productId: string = accepted.product_id;
   const waitFrozen = async (frz: string) => {
     let freeze: { status: string; revision?: { id: string } } = { status: "pending" };
@@ -57,7 +68,14 @@ export async function changeableApp(u: TTestUser, ws: string, repo: TAppRepo = {
       for (const [rel, content] of Object.entries(files)) writeFileSync(path.join(dir, rel), content);
       git(dir, "add", "-A");
       git(dir, "commit", "-q", "-m", "change");
-      const r = must(await api("POST", `/v1/workspaces/${ws}/products/${productId}/source-freezes`, { token: u.token, body: { ref: "main" } }), 202, "refreeze");
+      const r = must(
+        await api("POST", `/v1/workspaces/${ws}/products/${productId}/source-freezes`, {
+          token: u.token,
+          body: { ref: "main" },
+        }),
+        202,
+        "refreeze",
+      );
       return waitFrozen(r.source_freeze_id);
     },
   };

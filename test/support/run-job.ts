@@ -3,7 +3,7 @@
  * same job in several processes: `node --conditions=react-server --import tsx test/support/run-job.ts
  * invoices <iso time>` prints `result <json>` and exits.
  */
-import { issueDueInvoices } from "@/server/domain/billing/invoices.service";
+import { closeDueMonths } from "@/server/domain/billing/month-close.service";
 import { closeDb } from "@/server/platform/db/client";
 import { bootApp } from "./api";
 
@@ -13,7 +13,7 @@ await bootApp();
 const startAt = Number(process.argv[4] ?? "0");
 if (startAt > Date.now()) await new Promise((r) => setTimeout(r, startAt - Date.now()));
 let result: unknown;
-if (job === "invoices") result = await issueDueInvoices(new Date(at!));
+if (job === "invoices") result = await closeDueMonths(new Date(at!));
 else throw new Error(`unknown job ${job}`);
 process.stdout.write(`result ${JSON.stringify(result)}\n`);
 await closeDb();

@@ -98,7 +98,11 @@ type TSchemaWasm = {
 
 export function loadPrismaDmmf(schemaPath = path.join(process.cwd(), "prisma", "schema.prisma")): TDmmf {
   const require = createRequire(import.meta.url);
-  const wasmPath = path.join(path.dirname(require.resolve("prisma/package.json")), "build", "prisma_schema_build_bg.wasm");
+  const wasmPath = path.join(
+    path.dirname(require.resolve("prisma/package.json")),
+    "build",
+    "prisma_schema_build_bg.wasm",
+  );
   const module = new WebAssembly.Module(readFileSync(wasmPath));
 
   let panicMessage = "";
@@ -125,10 +129,13 @@ export function loadPrismaDmmf(schemaPath = path.join(process.cwd(), "prisma", "
     } else throw new Error(`prisma schema wasm needs an unknown import ${name}: update loadPrismaDmmf()`);
   }
   // The imports above only run after this line (from __wbindgen_start and get_dmmf).
-  const wasm = new WebAssembly.Instance(module, { __wbindgen_placeholder__: imports }).exports as unknown as TSchemaWasm;
+  const wasm = new WebAssembly.Instance(module, { __wbindgen_placeholder__: imports })
+    .exports as unknown as TSchemaWasm;
   wasm.__wbindgen_start();
 
-  const input = new TextEncoder().encode(JSON.stringify({ prismaSchema: readFileSync(schemaPath, "utf8"), noColor: true }));
+  const input = new TextEncoder().encode(
+    JSON.stringify({ prismaSchema: readFileSync(schemaPath, "utf8"), noColor: true }),
+  );
   const ptr = wasm.__wbindgen_malloc(input.length, 1) >>> 0;
   new Uint8Array(wasm.memory.buffer).set(input, ptr);
   let result: [number, number, number, number];
@@ -168,7 +175,13 @@ export async function introspectSchema(db: SqlRunner, schema = "public"): Promis
   for (const { table } of tables) out.tables[table] = { columns: {}, indexes: [], foreignKeys: [] };
   const tableOf = (name: string) => out.tables[name]!;
 
-  const columns = await db.query<{ table: string; column: string; type: string; not_null: boolean; default: string | null }>(
+  const columns = await db.query<{
+    table: string;
+    column: string;
+    type: string;
+    not_null: boolean;
+    default: string | null;
+  }>(
     `SELECT c.relname AS table, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type,
             a.attnotnull AS not_null, pg_get_expr(d.adbin, d.adrelid) AS default
        FROM pg_class c
@@ -264,45 +277,56 @@ export function expectedColumnType(field: TDmmfField, dmmf: TDmmf): string {
   } else {
     switch (field.type) {
       case "String":
-        base = ({
-          undefined: "text",
-          Text: "text",
-          VarChar: `character varying${mod}`,
-          Char: `character${mod}`,
-          Uuid: "uuid",
-          Xml: "xml",
-          Inet: "inet",
-          Citext: "citext",
-        } as Record<string, string>)[String(native)];
+        base = (
+          {
+            undefined: "text",
+            Text: "text",
+            VarChar: `character varying${mod}`,
+            Char: `character${mod}`,
+            Uuid: "uuid",
+            Xml: "xml",
+            Inet: "inet",
+            Citext: "citext",
+          } as Record<string, string>
+        )[String(native)];
         break;
       case "Int":
-        base = ({ undefined: "integer", Integer: "integer", SmallInt: "smallint", Oid: "oid" } as Record<string, string>)[
-          String(native)
-        ];
+        base = (
+          { undefined: "integer", Integer: "integer", SmallInt: "smallint", Oid: "oid" } as Record<string, string>
+        )[String(native)];
         break;
       case "BigInt":
         base = native === undefined || native === "BigInt" ? "bigint" : undefined;
         break;
       case "Float":
-        base = ({ undefined: "double precision", DoublePrecision: "double precision", Real: "real" } as Record<string, string>)[
-          String(native)
-        ];
+        base = (
+          { undefined: "double precision", DoublePrecision: "double precision", Real: "real" } as Record<string, string>
+        )[String(native)];
         break;
       case "Decimal":
-        base = native === undefined ? "numeric(65,30)" : native === "Decimal" ? `numeric${mod}` : native === "Money" ? "money" : undefined;
+        base =
+          native === undefined
+            ? "numeric(65,30)"
+            : native === "Decimal"
+              ? `numeric${mod}`
+              : native === "Money"
+                ? "money"
+                : undefined;
         break;
       case "Boolean":
         base = native === undefined || native === "Boolean" ? "boolean" : undefined;
         break;
       case "DateTime":
-        base = ({
-          undefined: "timestamp(3) without time zone",
-          Timestamp: `timestamp${mod} without time zone`,
-          Timestamptz: `timestamp${mod} with time zone`,
-          Date: "date",
-          Time: `time${mod} without time zone`,
-          Timetz: `time${mod} with time zone`,
-        } as Record<string, string>)[String(native)];
+        base = (
+          {
+            undefined: "timestamp(3) without time zone",
+            Timestamp: `timestamp${mod} without time zone`,
+            Timestamptz: `timestamp${mod} with time zone`,
+            Date: "date",
+            Time: `time${mod} without time zone`,
+            Timetz: `time${mod} with time zone`,
+          } as Record<string, string>
+        )[String(native)];
         break;
       case "Json":
         base = ({ undefined: "jsonb", JsonB: "jsonb", Json: "json" } as Record<string, string>)[String(native)];
@@ -320,7 +344,10 @@ export function expectedColumnType(field: TDmmfField, dmmf: TDmmf): string {
 function stripCasts(expr: string): string {
   let s = expr.trim();
   for (;;) {
-    const next = s.replace(/::[a-z_ ]+(\([\d, ]+\))?(\[\])?$/i, "").replace(/^\((.*)\)$/s, "$1").trim();
+    const next = s
+      .replace(/::[a-z_ ]+(\([\d, ]+\))?(\[\])?$/i, "")
+      .replace(/^\((.*)\)$/s, "$1")
+      .trim();
     if (next === s) return s;
     s = next;
   }
@@ -344,7 +371,9 @@ function defaultMismatch(field: TDmmfField, actual: string | null): string | und
   if (isFunc) {
     switch (d.name) {
       case "now":
-        return /^(CURRENT_TIMESTAMP|now\(\))$/i.test(actual) ? undefined : `default is ${actual}, expected CURRENT_TIMESTAMP`;
+        return /^(CURRENT_TIMESTAMP|now\(\))$/i.test(actual)
+          ? undefined
+          : `default is ${actual}, expected CURRENT_TIMESTAMP`;
       case "autoincrement":
         return /^nextval\(/.test(actual) ? undefined : `default is ${actual}, expected a sequence (nextval)`;
       case "dbgenerated":
@@ -381,7 +410,8 @@ export function compareSchema(introspected: TIntrospectedSchema, dmmf: TDmmf): s
   const expectedTables = new Set(models.map(tableName));
   const actualTables = new Set(Object.keys(introspected.tables).filter((t) => !IGNORED_TABLES.has(t)));
   for (const t of expectedTables) if (!actualTables.has(t)) diffs.push(`table "${t}" is missing from the database`);
-  for (const t of actualTables) if (!expectedTables.has(t)) diffs.push(`table "${t}" exists in the database but not in schema.prisma`);
+  for (const t of actualTables)
+    if (!expectedTables.has(t)) diffs.push(`table "${t}" exists in the database but not in schema.prisma`);
 
   for (const model of models) {
     const table = tableName(model);
@@ -410,7 +440,11 @@ export function compareSchema(introspected: TIntrospectedSchema, dmmf: TDmmf): s
       if (c.type !== type) diffs.push(at(`column "${col}" is ${c.type}, schema.prisma says ${type}`));
       const notNull = field.isRequired || field.isList;
       if (c.notNull !== notNull) {
-        diffs.push(at(`column "${col}" is ${c.notNull ? "NOT NULL" : "nullable"}, schema.prisma says ${notNull ? "required" : "optional"}`));
+        diffs.push(
+          at(
+            `column "${col}" is ${c.notNull ? "NOT NULL" : "nullable"}, schema.prisma says ${notNull ? "required" : "optional"}`,
+          ),
+        );
       }
       const bad = defaultMismatch(field, c.default);
       if (bad) diffs.push(at(`column "${col}" ${bad}`));
@@ -422,14 +456,22 @@ export function compareSchema(introspected: TIntrospectedSchema, dmmf: TDmmf): s
     const actualPk = actual.indexes.find((ix) => ix.primary);
     const pkCols = pk ? pk.fields.map((f) => colOf(f.name)) : undefined;
     if (pkCols && !actualPk) diffs.push(at(`primary key (${key(pkCols)}) is missing`));
-    if (!pkCols && actualPk) diffs.push(at(`has primary key (${key(actualPk.columns)}) that schema.prisma does not declare`));
+    if (!pkCols && actualPk)
+      diffs.push(at(`has primary key (${key(actualPk.columns)}) that schema.prisma does not declare`));
     if (pkCols && actualPk && key(pkCols) !== key(actualPk.columns)) {
       diffs.push(at(`primary key is (${key(actualPk.columns)}), schema.prisma says (${key(pkCols)})`));
     }
-    for (const [kind, unique] of [["unique", true], ["normal", false]] as const) {
+    for (const [kind, unique] of [
+      ["unique", true],
+      ["normal", false],
+    ] as const) {
       const label = unique ? "unique index" : "index";
-      const want = new Set(declared.filter((ix) => ix.type === kind).map((ix) => key(ix.fields.map((f) => colOf(f.name)))));
-      const have = new Map(actual.indexes.filter((ix) => !ix.primary && ix.unique === unique).map((ix) => [key(ix.columns), ix.name]));
+      const want = new Set(
+        declared.filter((ix) => ix.type === kind).map((ix) => key(ix.fields.map((f) => colOf(f.name)))),
+      );
+      const have = new Map(
+        actual.indexes.filter((ix) => !ix.primary && ix.unique === unique).map((ix) => [key(ix.columns), ix.name]),
+      );
       for (const cols of want) if (!have.has(cols)) diffs.push(at(`${label} on (${cols}) is missing`));
       for (const [cols, name] of have) {
         if (!want.has(cols)) diffs.push(at(`${label} "${name}" on (${cols}) is not declared in schema.prisma`));
@@ -468,11 +510,15 @@ export function compareSchema(introspected: TIntrospectedSchema, dmmf: TDmmf): s
       }
       if (fk.refTable !== want.refTable || key(fk.refColumns) !== key(want.refColumns)) {
         diffs.push(
-          at(`foreign key "${fk.name}" references ${fk.refTable}(${key(fk.refColumns)}), schema.prisma says ${want.refTable}(${key(want.refColumns)})`),
+          at(
+            `foreign key "${fk.name}" references ${fk.refTable}(${key(fk.refColumns)}), schema.prisma says ${want.refTable}(${key(want.refColumns)})`,
+          ),
         );
       }
-      if (fk.onDelete !== want.onDelete) diffs.push(at(`foreign key "${fk.name}" is ON DELETE ${fk.onDelete}, schema.prisma says ${want.onDelete}`));
-      if (fk.onUpdate !== want.onUpdate) diffs.push(at(`foreign key "${fk.name}" is ON UPDATE ${fk.onUpdate}, schema.prisma says ${want.onUpdate}`));
+      if (fk.onDelete !== want.onDelete)
+        diffs.push(at(`foreign key "${fk.name}" is ON DELETE ${fk.onDelete}, schema.prisma says ${want.onDelete}`));
+      if (fk.onUpdate !== want.onUpdate)
+        diffs.push(at(`foreign key "${fk.name}" is ON UPDATE ${fk.onUpdate}, schema.prisma says ${want.onUpdate}`));
     }
     for (const [cols, fk] of haveFks) {
       if (!wantFks.has(cols)) diffs.push(at(`foreign key "${fk.name}" on (${cols}) is not declared in schema.prisma`));

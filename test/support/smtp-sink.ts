@@ -10,7 +10,9 @@ export type TReceivedMail = { from: string; to: string[]; subject: string; text:
 
 /** Quoted-printable to text (soft line breaks, =XX escapes), enough for our ASCII/UTF-8 mails. */
 function decodeQp(s: string): string {
-  const bytes = s.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const bytes = s
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
   return Buffer.from(bytes, "latin1").toString("utf8");
 }
 
@@ -25,7 +27,8 @@ function parts(raw: string): { text: string; html: string } {
     const head = c.slice(0, split);
     let body = c.slice(split + 4).replace(/\r\n$/, "");
     if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) body = decodeQp(body);
-    else if (/content-transfer-encoding:\s*base64/i.test(head)) body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+    else if (/content-transfer-encoding:\s*base64/i.test(head))
+      body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
     if (/content-type:\s*text\/html/i.test(head)) out.html = body;
     else if (/content-type:\s*text\/plain/i.test(head)) out.text = body;
   }
@@ -42,7 +45,10 @@ export type TSmtpSink = {
 };
 
 /** `auth`: the sink offers AUTH (PLAIN, LOGIN; no TLS) and accepts this user and password only. */
-export async function startSmtpSink(port = 0, opts: { auth?: { user: string; pass: string } } = {}): Promise<TSmtpSink> {
+export async function startSmtpSink(
+  port = 0,
+  opts: { auth?: { user: string; pass: string } } = {},
+): Promise<TSmtpSink> {
   const inbox: TReceivedMail[] = [];
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
@@ -50,7 +56,8 @@ export async function startSmtpSink(port = 0, opts: { auth?: { user: string; pas
     disabledCommands: opts.auth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
     allowInsecureAuth: true,
     onAuth(auth, _session, cb) {
-      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass) cb(null, { user: auth.username });
+      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass)
+        cb(null, { user: auth.username });
       else cb(new Error("Invalid username or password"));
     },
     logger: false,
@@ -60,11 +67,17 @@ export async function startSmtpSink(port = 0, opts: { auth?: { user: string; pas
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         const headers = raw.slice(0, raw.indexOf("\r\n\r\n"));
-        const subject = /^Subject: (.*(?:\r\n[ \t].*)*)$/m.exec(headers)?.[1]?.replace(/\r\n[ \t]/g, " ").trim() ?? "";
+        const subject =
+          /^Subject: (.*(?:\r\n[ \t].*)*)$/m
+            .exec(headers)?.[1]
+            ?.replace(/\r\n[ \t]/g, " ")
+            .trim() ?? "";
         inbox.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-          subject, raw, ...parts(raw),
+          subject,
+          raw,
+          ...parts(raw),
         });
         for (const w of waiters.splice(0)) w();
         cb();

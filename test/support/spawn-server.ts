@@ -19,7 +19,10 @@ export function startServer(extraEnv: Record<string, string> = {}, timeoutMs = 9
       stdio: ["ignore", "pipe", "pipe"],
     });
     const server: TServer = { child, port: 0, output: [] };
-    const timer = setTimeout(() => reject(new Error(`app-server did not start in time:\n${server.output.join("")}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`app-server did not start in time:\n${server.output.join("")}`)),
+      timeoutMs,
+    );
     let buffer = "";
     child.stdout.on("data", (chunk: Buffer) => {
       const text = chunk.toString();

@@ -113,7 +113,9 @@ export const WorkspaceRef = z.object({ id: zWorkspaceRef });
 export function expectShape<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const r = schema.safeParse(value);
   if (!r.success) {
-    throw new Error(`response does not match the spec schema: ${z.prettifyError(r.error)}\n${JSON.stringify(value, null, 2)}`);
+    throw new Error(
+      `response does not match the spec schema: ${z.prettifyError(r.error)}\n${JSON.stringify(value, null, 2)}`,
+    );
   }
   return r.data;
 }

@@ -28,12 +28,16 @@ export type TCapstanClientOptions = {
 };
 
 export function createCapstanClient(opts: TCapstanClientOptions): CapstanClient {
-  const client = createClient<paths>({ baseUrl: opts.baseUrl.replace(/\/+$/, ""), ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+  const client = createClient<paths>({
+    baseUrl: opts.baseUrl.replace(/\/+$/, ""),
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
   const token = opts.token;
   if (token !== undefined) {
     client.use({
       async onRequest({ request }) {
-        if (!request.headers.has("authorization")) request.headers.set("authorization", `Bearer ${typeof token === "function" ? await token() : token}`);
+        if (!request.headers.has("authorization"))
+          request.headers.set("authorization", `Bearer ${typeof token === "function" ? await token() : token}`);
         return request;
       },
     });

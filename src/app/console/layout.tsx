@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { ConsoleShell } from "@/components/console/console-shell";
+import { ConsoleShell } from "@/components/console/shell/console-shell";
 import { ConsoleProviders } from "@/lib/trpc/client";
 import { authOptions } from "@/server/auth/options";
 

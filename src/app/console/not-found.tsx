@@ -1,4 +1,4 @@
-import { NotFoundState } from "@/components/console/not-found-state";
+import { NotFoundState } from "@/components/console/shared/not-found-state";
 
 /** A console URL that names nothing: said in words, with the navigation still around it. */
 export default function ConsoleNotFound() {

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { WorkspacesView } from "@/components/console/workspaces-view";
+import { WorkspacesView } from "@/components/console/workspaces/workspaces-view";
 
 export const metadata: Metadata = { title: "Workspaces" };
 

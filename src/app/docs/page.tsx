@@ -3,7 +3,14 @@ import { openApiJson } from "@/server/http/openapi";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Capstan API reference" };
 
-type TOp = { method: string; path: string; summary?: string; tags?: string[]; responses: Record<string, unknown>; requestBody?: unknown };
+type TOp = {
+  method: string;
+  path: string;
+  summary?: string;
+  tags?: string[];
+  responses: Record<string, unknown>;
+  requestBody?: unknown;
+};
 
 const METHOD_STYLE: Record<string, string> = {
   get: "bg-sky-100 text-sky-800",
@@ -15,7 +22,10 @@ const METHOD_STYLE: Record<string, string> = {
 
 /** A readable API reference rendered from the same OpenAPI document served at /v1/openapi.json. */
 export default function DocsPage() {
-  const doc = JSON.parse(openApiJson()) as { info: { title: string; version: string; description?: string }; paths: Record<string, Record<string, Omit<TOp, "method" | "path">>> };
+  const doc = JSON.parse(openApiJson()) as {
+    info: { title: string; version: string; description?: string };
+    paths: Record<string, Record<string, Omit<TOp, "method" | "path">>>;
+  };
   const ops: TOp[] = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => ({ ...op, method, path })),
   );
@@ -31,17 +41,27 @@ export default function DocsPage() {
       </h1>
       <p className="mt-2 text-slate-600">{doc.info.description}</p>
       <p className="mt-2 text-sm">
-        Machine-readable: <a className="text-sky-700 underline" href="/v1/openapi.json">/v1/openapi.json</a> (OpenAPI 3.1). Authenticate with{" "}
+        Machine-readable:{" "}
+        <a className="text-sky-700 underline" href="/v1/openapi.json">
+          /v1/openapi.json
+        </a>{" "}
+        (OpenAPI 3.1). Authenticate with{" "}
         <code className="rounded bg-slate-200 px-1">Authorization: Bearer &lt;token&gt;</code>.
       </p>
       {[...groups.entries()].map(([tag, list]) => (
         <section key={tag} className="mt-8" aria-labelledby={`tag-${tag}`}>
-          <h2 id={`tag-${tag}`} className="border-b border-slate-200 pb-1 text-xl font-semibold">{tag}</h2>
+          <h2 id={`tag-${tag}`} className="border-b border-slate-200 pb-1 text-xl font-semibold">
+            {tag}
+          </h2>
           <ul className="mt-3 space-y-2">
             {list.map((op) => (
               <li key={`${op.method} ${op.path}`} className="rounded-md border border-slate-200 bg-white p-3">
                 <div className="flex flex-wrap items-center gap-3">
-                  <span className={`rounded px-2 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_STYLE[op.method] ?? ""}`}>{op.method}</span>
+                  <span
+                    className={`rounded px-2 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_STYLE[op.method] ?? ""}`}
+                  >
+                    {op.method}
+                  </span>
                   <code className="font-mono text-sm">{op.path}</code>
                   <span className="text-sm text-slate-600">{op.summary}</span>
                 </div>

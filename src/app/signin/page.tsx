@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
-import { safeCallbackUrl } from "@/components/console/callback-url";
-import { SignInForm } from "@/components/console/signin-form";
+import { safeCallbackUrl } from "@/components/console/identity/callback-url";
+import { SignInForm } from "@/components/console/identity/signin-form";
 import { Card, CardContent } from "@/components/ui/card";
 import { authOptions } from "@/server/auth/options";
 

@@ -4,17 +4,20 @@ import type { ReactNode } from "react";
 import type { TProblemView } from "@/lib/trpc/client";
 import { cn } from "./cn";
 
-const alertVariants = cva("flex gap-3 rounded-md border px-4 py-3 text-sm [&>svg]:mt-0.5 [&>svg]:size-4 [&>svg]:shrink-0", {
-  variants: {
-    tone: {
-      info: "border-sky-200 bg-sky-50 text-sky-900",
-      warning: "border-amber-300 bg-amber-50 text-amber-900",
-      danger: "border-rose-300 bg-rose-50 text-rose-900",
-      success: "border-emerald-200 bg-emerald-50 text-emerald-900",
+const alertVariants = cva(
+  "flex gap-3 rounded-md border px-4 py-3 text-sm [&>svg]:mt-0.5 [&>svg]:size-4 [&>svg]:shrink-0",
+  {
+    variants: {
+      tone: {
+        info: "border-sky-200 bg-sky-50 text-sky-900",
+        warning: "border-amber-300 bg-amber-50 text-amber-900",
+        danger: "border-rose-300 bg-rose-50 text-rose-900",
+        success: "border-emerald-200 bg-emerald-50 text-emerald-900",
+      },
     },
+    defaultVariants: { tone: "info" },
   },
-  defaultVariants: { tone: "info" },
-});
+);
 
 type TAlertProps = VariantProps<typeof alertVariants> & {
   title?: ReactNode;
@@ -33,7 +36,10 @@ export function Alert({ tone, title, problem, children, className }: TAlertProps
   const Icon = effectiveTone === "danger" ? CircleAlert : effectiveTone === "warning" ? TriangleAlert : Info;
   const heading = title ?? problem?.title;
   return (
-    <div role={effectiveTone === "danger" ? "alert" : "status"} className={cn(alertVariants({ tone: effectiveTone }), className)}>
+    <div
+      role={effectiveTone === "danger" ? "alert" : "status"}
+      className={cn(alertVariants({ tone: effectiveTone }), className)}
+    >
       <Icon aria-hidden="true" />
       <div className="min-w-0 space-y-1">
         {heading ? <p className="font-semibold">{heading}</p> : null}

@@ -7,7 +7,11 @@ import { Button, type TButtonProps } from "./button";
 type TCopyState = "idle" | "copied" | "failed";
 
 /** Copies `value` to the clipboard and says so visibly (and to screen readers) for two seconds. */
-export function CopyButton({ value, label = "Copy", ...props }: Omit<TButtonProps, "onClick" | "value"> & { value: string; label?: string }) {
+export function CopyButton({
+  value,
+  label = "Copy",
+  ...props
+}: Omit<TButtonProps, "onClick" | "value"> & { value: string; label?: string }) {
   const [state, setState] = useState<TCopyState>("idle");
 
   useEffect(() => {
@@ -28,7 +32,9 @@ export function CopyButton({ value, label = "Copy", ...props }: Omit<TButtonProp
   return (
     <Button variant="secondary" onClick={() => void copy()} {...props}>
       {state === "copied" ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
-      <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Copy failed: select and copy" : label}</span>
+      <span aria-live="polite">
+        {state === "copied" ? "Copied" : state === "failed" ? "Copy failed: select and copy" : label}
+      </span>
     </Button>
   );
 }

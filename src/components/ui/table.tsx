@@ -51,7 +51,11 @@ export function TableHead({ className, scope = "col", ...props }: ThHTMLAttribut
   return <th scope={scope} className={cn("px-4 py-2 font-medium tracking-wide", className)} {...props} />;
 }
 
-export function TableCell({ className, sticky, ...props }: TdHTMLAttributes<HTMLTableCellElement> & { sticky?: boolean }) {
+export function TableCell({
+  className,
+  sticky,
+  ...props
+}: TdHTMLAttributes<HTMLTableCellElement> & { sticky?: boolean }) {
   return (
     <td
       className={cn(

@@ -9,7 +9,7 @@ import { env } from "@/server/platform/env";
 import { verifyPassword } from "@/server/domain/identity/users.service";
 
 /** next-auth secret: NEXTAUTH_SECRET, else one generated into the data directory (embedded default). */
-function authSecret(): string {
+export function authSecret(): string {
   const cfg = env();
   if (cfg.NEXTAUTH_SECRET) return cfg.NEXTAUTH_SECRET;
   const file = path.resolve(cfg.CAPSTAN_DATA_DIR, "nextauth.secret");

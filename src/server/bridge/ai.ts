@@ -18,7 +18,14 @@ export type TPricedUsage = { provider: string; model: string; input: number; out
 type TAiScope = { models: string[]; max_tokens_per_call: number };
 /** provider_config.api_style: the wire protocol of the binding's base_url. */
 type TApiStyle = "openai" | "anthropic";
-type TBindingChoice = { id: string; provider: string; credentialId: string; baseUrl: string; model: string; apiStyle: TApiStyle };
+type TBindingChoice = {
+  id: string;
+  provider: string;
+  credentialId: string;
+  baseUrl: string;
+  model: string;
+  apiStyle: TApiStyle;
+};
 
 export type TAiPlan = {
   bindings: TBindingChoice[];
@@ -30,13 +37,21 @@ export type TAiPlan = {
   input: { messages: Array<{ role: string; content: string }> } | { text: string };
 };
 
-export async function planAiCall(workspaceId: string, entry: TCapabilityEntry, body: Record<string, unknown>): Promise<TAiPlan> {
+export async function planAiCall(
+  workspaceId: string,
+  entry: TCapabilityEntry,
+  body: Record<string, unknown>,
+): Promise<TAiPlan> {
   const scope = entry.scope as TAiScope;
   const modelKind = body.model_kind as "text" | "embedding";
-  if (!scope.models.includes(modelKind)) throw new Deny("outside_contract", `model kind ${modelKind} is not in the contract`);
+  if (!scope.models.includes(modelKind))
+    throw new Deny("outside_contract", `model kind ${modelKind} is not in the contract`);
   const asked = body.max_tokens as number | undefined;
   if (asked !== undefined && asked > scope.max_tokens_per_call) {
-    throw new Deny("outside_contract", `max_tokens ${asked} exceeds the contract's max_tokens_per_call ${scope.max_tokens_per_call}`);
+    throw new Deny(
+      "outside_contract",
+      `max_tokens ${asked} exceeds the contract's max_tokens_per_call ${scope.max_tokens_per_call}`,
+    );
   }
 
   // The binding's own scope (set by the owner) limits the call further: its model kinds, and
@@ -46,7 +61,8 @@ export async function planAiCall(workspaceId: string, entry: TCapabilityEntry, b
     const bs = (b.capabilityScope as { scope?: TAiScope } | null)?.scope;
     if (!bs) return null;
     if (!bs.models.includes(modelKind)) return `model kind ${modelKind} is not in its scope`;
-    if (asked !== undefined && asked > bs.max_tokens_per_call) return `max_tokens ${asked} exceeds its max_tokens_per_call ${bs.max_tokens_per_call}`;
+    if (asked !== undefined && asked > bs.max_tokens_per_call)
+      return `max_tokens ${asked} exceeds its max_tokens_per_call ${bs.max_tokens_per_call}`;
     return null;
   });
   const bindings: TBindingChoice[] = [];
@@ -66,11 +82,16 @@ export async function planAiCall(workspaceId: string, entry: TCapabilityEntry, b
     if (cs?.scope) reserveTokens = Math.min(reserveTokens, cs.scope.max_tokens_per_call);
   }
   if (!bindings.length) {
-    const why = noEmbeddings ? ` (skipped ${noEmbeddings} anthropic-style binding(s): the Anthropic Messages API has no embeddings)` : "";
+    const why = noEmbeddings
+      ? ` (skipped ${noEmbeddings} anthropic-style binding(s): the Anthropic Messages API has no embeddings)`
+      : "";
     throw new Deny("binding_missing", `no ready binding serves model kind ${modelKind}${why}`);
   }
   return {
-    bindings, fallback: entry.provider.fallback, reserveTokens, modelKind,
+    bindings,
+    fallback: entry.provider.fallback,
+    reserveTokens,
+    modelKind,
     input: body.input as TAiPlan["input"],
   };
 }
@@ -82,19 +103,36 @@ function generate(apiStyle: TApiStyle, call: TAiCall): ReturnType<typeof openAiG
 export async function runAi(
   plan: TAiPlan,
   audits: TAudits,
-): Promise<{ provider: string; bindingId: string; fallbackUsed: boolean; usage: TUsage; output: unknown; priced: TPricedUsage }> {
+): Promise<{
+  provider: string;
+  bindingId: string;
+  fallbackUsed: boolean;
+  usage: TUsage;
+  output: unknown;
+  priced: TPricedUsage;
+}> {
   const startAt = Math.max(0, plan.startAt ?? 0);
   const served = await withFallback(plan.bindings.slice(startAt), plan.fallback, audits, async (b) =>
     generate(b.apiStyle, {
-      baseUrl: b.baseUrl, apiKey: await bindingSecret(b.credentialId), model: b.model, modelKind: plan.modelKind, input: plan.input,
-      maxTokens: plan.reserveTokens, timeoutMs: AI_TIMEOUT_MS,
+      baseUrl: b.baseUrl,
+      apiKey: await bindingSecret(b.credentialId),
+      model: b.model,
+      modelKind: plan.modelKind,
+      input: plan.input,
+      maxTokens: plan.reserveTokens,
+      timeoutMs: AI_TIMEOUT_MS,
     }),
   );
   const { result, binding } = served;
   if (startAt > 0 && !served.fallbackUsed) {
     audits.push({
       action: "capability.fallback",
-      details: { from: plan.bindings[0]!.provider, to: binding.provider, binding_id: binding.id, reason: "binding_budget_exhausted" },
+      details: {
+        from: plan.bindings[0]!.provider,
+        to: binding.provider,
+        binding_id: binding.id,
+        reason: "binding_budget_exhausted",
+      },
     });
   }
   const fallbackUsed = served.fallbackUsed || startAt > 0;
@@ -102,6 +140,18 @@ export async function runAi(
   const units = Math.min(result.usage.units, plan.reserveTokens);
   // Priced on the same capped units: input first, then output, never more than settled.
   const input = Math.min(result.tokens.input, units);
-  const priced = { provider: binding.provider, model: binding.model, input, output: Math.min(result.tokens.output, units - input) };
-  return { provider: binding.provider, bindingId: binding.id, fallbackUsed, usage: { units, unit: "tokens" }, output: result.output, priced };
+  const priced = {
+    provider: binding.provider,
+    model: binding.model,
+    input,
+    output: Math.min(result.tokens.output, units - input),
+  };
+  return {
+    provider: binding.provider,
+    bindingId: binding.id,
+    fallbackUsed,
+    usage: { units, unit: "tokens" },
+    output: result.output,
+    priced,
+  };
 }

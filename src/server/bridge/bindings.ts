@@ -1,7 +1,12 @@
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TAuditAction } from "@/server/platform/audit";
 import { readCredentialSecret } from "@/server/domain/credentials/credentials.service";
-import { bindingsInOrder, providerOrder, resetBindingReadCache, type TBindingRow } from "@/server/domain/credentials/binding-reads.service";
+import {
+  bindingsInOrder,
+  providerOrder,
+  resetBindingReadCache,
+  type TBindingRow,
+} from "@/server/domain/credentials/binding-reads.service";
 import { onChange } from "@/server/platform/change-signals";
 import { AppError } from "@/server/platform/errors";
 import { Deny, ProviderError } from "./errors";
@@ -74,8 +79,15 @@ export async function candidateBindings(
   const rows = await bindingsInOrder(workspaceId, entry);
   const ready = rows.filter((b) => b.status === "ready");
   if (!ready.length) {
-    if (rows.length) throw new Deny("binding_revoked", `the workspace's ${entry.id} bindings for the allowed providers are revoked or expired`);
-    throw new Deny("binding_missing", `no ${entry.id} binding for an allowed provider (${providerOrder(entry).join(", ")})`);
+    if (rows.length)
+      throw new Deny(
+        "binding_revoked",
+        `the workspace's ${entry.id} bindings for the allowed providers are revoked or expired`,
+      );
+    throw new Deny(
+      "binding_missing",
+      `no ${entry.id} binding for an allowed provider (${providerOrder(entry).join(", ")})`,
+    );
   }
   const reasons: string[] = [];
   const fit = ready.filter((b) => {
@@ -83,7 +95,8 @@ export async function candidateBindings(
     if (why) reasons.push(`binding ${b.id}: ${why}`);
     return !why;
   });
-  if (!fit.length) throw new Deny("policy_blocked", `no ready ${entry.id} binding allows this request (${reasons.join("; ")})`);
+  if (!fit.length)
+    throw new Deny("policy_blocked", `no ready ${entry.id} binding allows this request (${reasons.join("; ")})`);
   return fit;
 }
 
@@ -111,13 +124,19 @@ export async function withFallback<B extends { id: string | null; provider: stri
     const b = tried[i]!;
     try {
       const result = await call(b);
-      if (i > 0) audits.push({ action: "capability.fallback", details: { from: tried[0]!.provider, to: b.provider, binding_id: b.id } });
+      if (i > 0)
+        audits.push({
+          action: "capability.fallback",
+          details: { from: tried[0]!.provider, to: b.provider, binding_id: b.id },
+        });
       return { result, binding: b, fallbackUsed: i > 0 };
     } catch (err) {
       // A decision the call itself took (e.g. an object over the binding's limit) is final.
       if (err instanceof Deny || rethrow(err, b)) throw err;
-      if (err instanceof ProviderError && err.kind === "rejected") throw new Deny("provider_rejected", `${b.provider}: ${err.message}`);
-      const unusable = err instanceof AppError && (err.reason === "credential_revoked" || err.reason === "credential_expired");
+      if (err instanceof ProviderError && err.kind === "rejected")
+        throw new Deny("provider_rejected", `${b.provider}: ${err.message}`);
+      const unusable =
+        err instanceof AppError && (err.reason === "credential_revoked" || err.reason === "credential_expired");
       if (!unusable) onlyUnusable = false;
       lastError = `${b.provider}: ${(err as Error).message}`;
     }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidAddress } from "@/server/domain/source/contract-rules";
+import type { TUsage } from "./providers/types";
 
 /**
  * BridgeRequest / BridgeOutput per capability and action (spec 4.3: "not
@@ -20,18 +21,41 @@ export const ZKvList = z.strictObject({
   limit: z.number().int().min(1).max(200).default(50),
   cursor: z.string().max(1024).optional(),
 });
-export const ZKvIncrement = z.strictObject({ key: zKey, by: z.number().int().min(-(2 ** 53) + 1).max(2 ** 53 - 1).default(1) });
+export const ZKvIncrement = z.strictObject({
+  key: zKey,
+  by: z
+    .number()
+    .int()
+    .min(-(2 ** 53) + 1)
+    .max(2 ** 53 - 1)
+    .default(1),
+});
 
 const ZMessage = z.strictObject({ role: z.enum(["system", "user", "assistant"]), content: z.string().max(1_000_000) });
 export const ZAiGenerate = z.strictObject({
   model_kind: z.enum(["text", "embedding"]),
-  input: z.union([z.strictObject({ messages: z.array(ZMessage).min(1).max(200) }), z.strictObject({ text: z.string().min(1).max(1_000_000) })]),
-  max_tokens: z.number().int().positive().max(2 ** 53 - 1).optional(),
+  input: z.union([
+    z.strictObject({ messages: z.array(ZMessage).min(1).max(200) }),
+    z.strictObject({ text: z.string().min(1).max(1_000_000) }),
+  ]),
+  max_tokens: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53 - 1)
+    .optional(),
 });
 
-const zBase64 = z.string().max(1_400_000).regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64");
+const zBase64 = z
+  .string()
+  .max(1_400_000)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64");
 export const ZStorageRead = z.strictObject({ key: zKey });
-export const ZStorageWrite = z.strictObject({ key: zKey, content_base64: zBase64, content_type: z.string().min(1).max(255).optional() });
+export const ZStorageWrite = z.strictObject({
+  key: zKey,
+  content_base64: zBase64,
+  content_type: z.string().min(1).max(255).optional(),
+});
 export const ZStorageDelete = z.strictObject({ key: zKey });
 export const ZStorageList = z.strictObject({
   prefix: zKey,
@@ -39,7 +63,10 @@ export const ZStorageList = z.strictObject({
   cursor: z.string().max(1400).optional(),
 });
 
-const zAddress = z.string().max(254).refine((v) => isValidAddress(v), "must be a lower-case email address (spec 2.7 address rule)");
+const zAddress = z
+  .string()
+  .max(254)
+  .refine((v) => isValidAddress(v), "must be a lower-case email address (spec 2.7 address rule)");
 export const ZEmailSend = z
   .strictObject({
     from: zAddress,
@@ -74,7 +101,7 @@ export const REASON_STATUS = {
 } as const;
 export type TResultReason = keyof typeof REASON_STATUS;
 
-export type TUsage = { units: number; unit: "tokens" | "ms" | "calls" | "bytes" };
+export type { TUsage };
 
 export type TBridgeOutput = {
   capability_invocation_id: string;

@@ -7,13 +7,13 @@ import type { TResultReason } from "./bridge.contract";
  * rejection (a 4xx: final, provider_rejected).
  */
 export class Deny extends Error {
-  constructor(readonly reason: TResultReason, detail: string, readonly retryAfter?: string) {
+  constructor(
+    readonly reason: TResultReason,
+    detail: string,
+    readonly retryAfter?: string,
+  ) {
     super(detail);
   }
 }
 
-export class ProviderError extends Error {
-  constructor(readonly kind: "unavailable" | "rejected", message: string) {
-    super(message);
-  }
-}
+export { ProviderError } from "./providers/types";

@@ -1,4 +1,4 @@
-import { authenticateBridgeToken } from "@/server/domain/service-identities/token.service";
+import { authenticateBridgeToken } from "@/server/domain/service-identities/bridge-token.service";
 import { parseJsonBody, readBodyLimited } from "@/server/platform/body";
 import { resolveCorrelation } from "@/server/platform/correlation";
 import { getDb } from "@/server/platform/db/client";
@@ -6,9 +6,21 @@ import { env } from "@/server/platform/env";
 import { AppError, toAppError, toProblem, zodIssuesToErrors, type TErrorCode } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
-import { claimIdempotencyKey, requestFingerprint, completeIdempotencyKey, releaseIdempotencyKey, validateIdempotencyKey } from "@/server/platform/idempotency";
-import { invalidToken } from "@/server/platform/jwt";
-import { ALL_ACTIONS, BRIDGE_ACTIONS, REASON_STATUS, type TBridgeCapability, type TBridgeOutput } from "./bridge.contract";
+import {
+  claimIdempotencyKey,
+  requestFingerprint,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  validateIdempotencyKey,
+} from "@/server/platform/idempotency";
+import { invalidToken } from "@/server/domain/signing-keys/jwt.service";
+import {
+  ALL_ACTIONS,
+  BRIDGE_ACTIONS,
+  REASON_STATUS,
+  type TBridgeCapability,
+  type TBridgeOutput,
+} from "./bridge.contract";
 import { invoke, type TBridgeCaller, type TOutcome } from "./pipeline";
 import { takeToken } from "./rate-limit";
 import { auditRejection } from "./rejections";
@@ -28,7 +40,13 @@ import { BridgeTiming } from "./timing";
  * carries Capstan-Overhead-Ms and Server-Timing (./timing.ts), computed by
  * the transport just before it writes the response.
  */
-const STATUS_CODE: Record<number, TErrorCode> = { 403: "forbidden", 409: "conflict", 422: "validation_failed", 429: "rate_limited", 503: "unavailable" };
+const STATUS_CODE: Record<number, TErrorCode> = {
+  403: "forbidden",
+  409: "conflict",
+  422: "validation_failed",
+  429: "rate_limited",
+  503: "unavailable",
+};
 
 /**
  * Who is calling, once authenticated: a service identity (bridge token) or
@@ -57,10 +75,13 @@ export async function bridgeCall(
   let principal: TBridgePrincipal | null = null;
   try {
     correlationId = resolveCorrelation(input.headers).correlationId;
-    if (!(capability in BRIDGE_ACTIONS)) throw new AppError("not_found", `Unknown capability ${capability}`, { reason: "unknown_capability" });
-    if (!(ALL_ACTIONS as readonly string[]).includes(action)) throw new AppError("not_found", `Unknown action ${action}`, { reason: "unknown_action" });
+    if (!(capability in BRIDGE_ACTIONS))
+      throw new AppError("not_found", `Unknown capability ${capability}`, { reason: "unknown_capability" });
+    if (!(ALL_ACTIONS as readonly string[]).includes(action))
+      throw new AppError("not_found", `Unknown action ${action}`, { reason: "unknown_action" });
     const schemas = BRIDGE_ACTIONS[capability as TBridgeCapability] as Record<string, import("zod").ZodType | null>;
-    if (!(action in schemas)) throw new AppError("not_found", `${capability} has no action ${action}`, { reason: "unknown_action" });
+    if (!(action in schemas))
+      throw new AppError("not_found", `${capability} has no action ${action}`, { reason: "unknown_action" });
     const schema = schemas[action];
     await getDb();
     const idemKey = validateIdempotencyKey(input.headers.get("idempotency-key"));
@@ -70,18 +91,23 @@ export async function bridgeCall(
     timing.mark("auth");
     if (wait > 0) {
       throw new AppError("rate_limited", `Too many calls for this service identity; retry in ${wait} s`, {
-        reason: "rate_limited", headers: { "retry-after": String(wait) },
+        reason: "rate_limited",
+        headers: { "retry-after": String(wait) },
       });
     }
     // After authentication: an unauthenticated caller gets 401 (spec 5.2) whatever the capability.
     if (!schema) {
-      throw new AppError("unavailable", `${capability} has no provider on this deployment yet`, { reason: "provider_unavailable" });
+      throw new AppError("unavailable", `${capability} has no provider on this deployment yet`, {
+        reason: "provider_unavailable",
+      });
     }
 
     const raw = parseJsonBody(await input.readBody(env().CAPSTAN_MAX_BODY_BYTES), input.headers.get("content-type"));
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
-      throw new AppError("validation_failed", "The request body does not match the schema", { errors: zodIssuesToErrors(parsed.error.issues) });
+      throw new AppError("validation_failed", "The request body does not match the schema", {
+        errors: zodIssuesToErrors(parsed.error.issues),
+      });
     }
 
     let claimId: string | undefined;
@@ -92,7 +118,8 @@ export async function bridgeCall(
       );
       if (claim.kind === "replay") {
         return {
-          status: claim.response.status, body: claim.response.body,
+          status: claim.response.status,
+          body: claim.response.body,
           headers: { ...claim.response.headers, "idempotent-replayed": "true", "x-correlation-id": correlationId },
         };
       }
@@ -102,7 +129,14 @@ export async function bridgeCall(
     try {
       outcome = await invoke(
         { ...caller, productId: caller.productId ?? null, environmentType: caller.environmentType ?? null },
-        { capability, action, body: parsed.data as Record<string, unknown>, correlationId, startedAt: timing.startedAt, timing },
+        {
+          capability,
+          action,
+          body: parsed.data as Record<string, unknown>,
+          correlationId,
+          startedAt: timing.startedAt,
+          timing,
+        },
       );
     } catch (err) {
       if (claimId) await releaseIdempotencyKey(claimId);
@@ -122,7 +156,11 @@ export async function bridgeCall(
     correlationId ||= newId("evt");
     // An unexpected error answers a bare 500: log it (as the REST boundary does) so it can be traced by correlation id.
     if (!(err instanceof AppError)) {
-      logger.error("bridge.unhandled", { path: instance, correlation_id: correlationId, error: String((err as Error)?.stack ?? err) });
+      logger.error("bridge.unhandled", {
+        path: instance,
+        correlation_id: correlationId,
+        error: String((err as Error)?.stack ?? err),
+      });
     }
     if (principal) await auditRejection(principal, err, { path: instance, correlationId });
     return problemAnswer(err, instance, correlationId);
@@ -130,15 +168,27 @@ export async function bridgeCall(
 }
 
 /** The web transport: a Request in, a Response out (timing from the handler's entry). */
-export async function handleBridge(req: Request, capability: string, action: string, opts: { principal?: TBridgePrincipal } = {}): Promise<Response> {
+export async function handleBridge(
+  req: Request,
+  capability: string,
+  action: string,
+  opts: { principal?: TBridgePrincipal } = {},
+): Promise<Response> {
   const timing = new BridgeTiming();
-  const answer = await bridgeCall({ headers: req.headers, readBody: (max) => readBodyLimited(req, max) }, capability, action, timing, opts);
+  const answer = await bridgeCall(
+    { headers: req.headers, readBody: (max) => readBodyLimited(req, max) },
+    capability,
+    action,
+    timing,
+    opts,
+  );
   return new Response(answer.body, { status: answer.status, headers: { ...answer.headers, ...timing.headers() } });
 }
 
 async function tokenPrincipal(auth: string | null): Promise<TBridgePrincipal> {
   const m = auth ? /^Bearer ([^\s]+)$/i.exec(auth.trim()) : null;
-  if (!m) throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
+  if (!m)
+    throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
   const identity = await authenticateBridgeToken(m[1]!);
   return { principalId: identity.serviceIdentityId, kind: "service_identity", caller: identity };
 }
@@ -152,13 +202,29 @@ export function problemAnswer(err: unknown, instance: string, correlationId: str
   };
 }
 
-function toAnswer(o: TOutcome, capability: string, action: string, instance: string, correlationId: string): TBridgeAnswer {
+function toAnswer(
+  o: TOutcome,
+  capability: string,
+  action: string,
+  instance: string,
+  correlationId: string,
+): TBridgeAnswer {
   if (o.kind === "completed") {
     const body: TBridgeOutput = {
-      capability_invocation_id: o.id, capability, action, outcome: "completed", provider: o.provider,
-      fallback_used: o.fallbackUsed, usage: o.usage, output: o.output,
+      capability_invocation_id: o.id,
+      capability,
+      action,
+      outcome: "completed",
+      provider: o.provider,
+      fallback_used: o.fallbackUsed,
+      usage: o.usage,
+      output: o.output,
     };
-    return { status: 200, headers: { "content-type": JSON_TYPE, "x-correlation-id": correlationId }, body: JSON.stringify(body) };
+    return {
+      status: 200,
+      headers: { "content-type": JSON_TYPE, "x-correlation-id": correlationId },
+      body: JSON.stringify(body),
+    };
   }
   const status = REASON_STATUS[o.reason];
   const headers: Record<string, string> = {};

@@ -1,6 +1,6 @@
 import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import type { TUsage } from "./bridge.contract";
-import { Deny } from "./pipeline";
+import { Deny } from "./errors";
 import { KvError, kvDelete, kvGet, kvIncrement, kvList, kvSet, type TKvTarget } from "./providers/kv";
 import { fieldText } from "@/server/platform/body";
 
@@ -10,7 +10,8 @@ type TKvScope = { prefix: string; max_value_bytes: number; max_keys: number };
 export function checkKvScope(entry: TCapabilityEntry, action: string, body: Record<string, unknown>): void {
   const scope = entry.scope as TKvScope;
   const key = String(body.key ?? body.prefix);
-  if (!key.startsWith(scope.prefix)) throw new Deny("outside_contract", `key ${key} is outside the contract prefix ${scope.prefix}`);
+  if (!key.startsWith(scope.prefix))
+    throw new Deny("outside_contract", `key ${key} is outside the contract prefix ${scope.prefix}`);
   if (action === "set") {
     const bytes = Buffer.byteLength(JSON.stringify(body.value ?? null));
     if (bytes > scope.max_value_bytes) {
@@ -27,7 +28,11 @@ export async function runKv(
 ): Promise<{ provider: string; bindingId: null; fallbackUsed: false; usage: TUsage; output: unknown }> {
   const scope = entry.scope as TKvScope;
   const done = (output: unknown, bytes = 0) => ({
-    provider: "platform", bindingId: null, fallbackUsed: false as const, usage: { units: bytes, unit: "bytes" as const }, output,
+    provider: "platform",
+    bindingId: null,
+    fallbackUsed: false as const,
+    usage: { units: bytes, unit: "bytes" as const },
+    output,
   });
   try {
     switch (action) {
@@ -48,7 +53,10 @@ export async function runKv(
         return done(await kvList(target, body.prefix as string, body.limit as number, after));
       }
       case "increment":
-        return done({ key: body.key, value: await kvIncrement(target, body.key as string, body.by as number, scope.max_keys) });
+        return done({
+          key: body.key,
+          value: await kvIncrement(target, body.key as string, body.by as number, scope.max_keys),
+        });
       default:
         throw new Deny("outside_contract", `data.kv has no action ${action}`);
     }

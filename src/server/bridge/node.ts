@@ -30,10 +30,17 @@ export function serveBridgeNode(req: IncomingMessage, res: ServerResponse, arriv
     .catch((err: unknown) => {
       // bridgeCall answers every error itself; this is a last resort, never a crashed process.
       const correlationId = newId("evt");
-      logger.error("bridge.unhandled", { path: req.url, correlation_id: correlationId, error: String((err as Error)?.stack ?? err) });
+      logger.error("bridge.unhandled", {
+        path: req.url,
+        correlation_id: correlationId,
+        error: String((err as Error)?.stack ?? err),
+      });
       return problemAnswer(err, `/v1/capabilities/${m[1]}/${m[2]}`, correlationId);
     })
-    .then((answer) => write(res, answer, timing), () => res.destroy());
+    .then(
+      (answer) => write(res, answer, timing),
+      () => res.destroy(),
+    );
   return true;
 }
 
@@ -74,7 +81,9 @@ function readNodeBody(req: IncomingMessage, max: number): Promise<string> {
       }
       chunks.push(c);
     });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
+    );
     req.on("error", reject);
   });
 }

@@ -5,7 +5,11 @@ type TJson = Record<string, unknown>;
 
 /** JSON Schema of a request; recursive parts (any JSON value) become `{}` since refs to local $defs do not resolve inside OpenAPI. */
 function schemaOf(s: z.ZodType): TJson {
-  const { $schema: _ignored, $defs: _defs, ...rest } = z.toJSONSchema(s, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as TJson;
+  const {
+    $schema: _ignored,
+    $defs: _defs,
+    ...rest
+  } = z.toJSONSchema(s, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as TJson;
   return JSON.parse(JSON.stringify(rest).replace(/\{"\$ref":"#\/\$defs\/[^"]+"\}/g, "{}")) as TJson;
 }
 
@@ -16,10 +20,15 @@ const problem = (description: string, headers?: TJson): TJson => ({
 });
 
 const OVERHEAD = {
-  "Capstan-Overhead-Ms": { schema: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?$" }, description: "Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time" },
+  "Capstan-Overhead-Ms": {
+    schema: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?$" },
+    description:
+      "Time spent in Capstan (ms), from the request's arrival to the response's write, excluding an upstream provider's time",
+  },
   "Server-Timing": {
     schema: { type: "string" },
-    description: "Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total",
+    description:
+      "Where the time went (W3C Server Timing, dur in ms): auth, admission, reserve, provider, record, overhead, total",
   },
 };
 
@@ -27,7 +36,16 @@ const OVERHEAD = {
 function bridgeResponses(capability?: string, action?: string): TJson {
   const output = {
     type: "object",
-    required: ["capability_invocation_id", "capability", "action", "outcome", "provider", "fallback_used", "usage", "output"],
+    required: [
+      "capability_invocation_id",
+      "capability",
+      "action",
+      "outcome",
+      "provider",
+      "fallback_used",
+      "usage",
+      "output",
+    ],
     properties: {
       capability_invocation_id: { type: "string", pattern: "^cap_[0-7][0-9a-hjkmnp-tv-z]{25}$" },
       capability: capability ? { type: "string", const: capability } : { type: "string" },
@@ -35,7 +53,11 @@ function bridgeResponses(capability?: string, action?: string): TJson {
       outcome: { const: "completed" },
       provider: { type: "string" },
       fallback_used: { type: "boolean" },
-      usage: { type: "object", required: ["units", "unit"], properties: { units: { type: "number", minimum: 0 }, unit: { enum: ["tokens", "ms", "calls", "bytes"] } } },
+      usage: {
+        type: "object",
+        required: ["units", "unit"],
+        properties: { units: { type: "number", minimum: 0 }, unit: { enum: ["tokens", "ms", "calls", "bytes"] } },
+      },
       output: {},
     },
   };
@@ -61,7 +83,11 @@ const HEADERS = [
   { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", minLength: 1, maxLength: 256 } },
 ];
 
-const camel = (s: string) => s.split(/[._-]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+const camel = (s: string) =>
+  s
+    .split(/[._-]/)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
 
 /**
  * OpenAPI paths of the Bridge and the runner endpoint (outside tRPC). The
@@ -84,14 +110,21 @@ export function bridgeOpenApiPaths(): TJson {
       requests.push(body);
       runnerBranches.push({
         title: `runner ${capability} ${action}`,
-        type: "object", additionalProperties: false, required: ["capability", "action", "request"],
-        properties: { capability: { type: "string", const: capability }, action: { type: "string", const: action }, request: schemaOf(schema) },
+        type: "object",
+        additionalProperties: false,
+        required: ["capability", "action", "request"],
+        properties: {
+          capability: { type: "string", const: capability },
+          action: { type: "string", const: action },
+          request: schemaOf(schema),
+        },
       });
       perAction[`/v1/capabilities/${capability}/${action}`] = {
         post: {
           operationId: `bridge${camel(capability)}${camel(action)}`,
           summary: `Bridge: ${capability} ${action}`,
-          description: "The Bridge invocation of spec 4.3 for this capability and action (the same operation as the templated path, with its exact request schema).",
+          description:
+            "The Bridge invocation of spec 4.3 for this capability and action (the same operation as the templated path, with its exact request schema).",
           tags: ["Bridge"],
           security: [{ bearerAuth: [] }],
           "x-service-audience": "bridge",
@@ -102,7 +135,9 @@ export function bridgeOpenApiPaths(): TJson {
       };
     }
   }
-  const reasons = Object.entries(REASON_STATUS).map(([r, s]) => `${r} ${s}`).join(", ");
+  const reasons = Object.entries(REASON_STATUS)
+    .map(([r, s]) => `${r} ${s}`)
+    .join(", ");
   return {
     "/v1/capabilities/{capability}/{action}": {
       post: {
@@ -113,8 +148,21 @@ export function bridgeOpenApiPaths(): TJson {
         security: [{ bearerAuth: [] }],
         "x-service-audience": "bridge",
         parameters: [
-          { name: "capability", in: "path", required: true, schema: { type: "string", enum: ["ai.generate", "storage.object", "data.kv", "email.send"] } },
-          { name: "action", in: "path", required: true, schema: { type: "string", enum: ["generate", "read", "write", "delete", "list", "get", "set", "increment", "send"] } },
+          {
+            name: "capability",
+            in: "path",
+            required: true,
+            schema: { type: "string", enum: ["ai.generate", "storage.object", "data.kv", "email.send"] },
+          },
+          {
+            name: "action",
+            in: "path",
+            required: true,
+            schema: {
+              type: "string",
+              enum: ["generate", "read", "write", "delete", "list", "get", "set", "increment", "send"],
+            },
+          },
           ...HEADERS,
         ],
         requestBody: { required: true, content: { "application/json": { schema: { anyOf: requests } } } },
@@ -126,14 +174,18 @@ export function bridgeOpenApiPaths(): TJson {
       post: {
         operationId: "runnerCapabilityInvoke",
         summary: "Invoke a capability for an in-flight runner execution",
-        description: "Runner-audience token with ws, prod, exe and inv claims. Body {capability, action, request: BridgeRequest}. Answers 200 with the shape of capability.invocation_resulted (spec 6.3), the output inline.",
+        description:
+          "Runner-audience token with ws, prod, exe and inv claims. Body {capability, action, request: BridgeRequest}. Answers 200 with the shape of capability.invocation_resulted (spec 6.3), the output inline.",
         tags: ["Bridge"],
         security: [{ bearerAuth: [] }],
         "x-service-audience": "runner",
         parameters: [HEADERS[0]],
         requestBody: { required: true, content: { "application/json": { schema: { oneOf: runnerBranches } } } },
         responses: {
-          "200": { description: "RunnerCapabilityResult (the capability.invocation_resulted shape)", content: { "application/json": { schema: { $ref: "#/components/schemas/RunnerCapabilityResult" } } } },
+          "200": {
+            description: "RunnerCapabilityResult (the capability.invocation_resulted shape)",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/RunnerCapabilityResult" } } },
+          },
           "400": problem("Bad request"),
           "401": problem("Unauthenticated", { "WWW-Authenticate": { schema: { type: "string" } } }),
           "413": problem("The request body is too large"),

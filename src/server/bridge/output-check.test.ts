@@ -24,7 +24,9 @@ describe("secretEncodings: the forms a secret is caught in", () => {
       for (const suffix of ["", "!", " and more"]) {
         const b64 = Buffer.from(prefix + SECRET + suffix).toString("base64");
         expect(caught(b64), `${prefix}|${suffix}`).toBe(true);
-        expect(caught(b64.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")), `url ${prefix}|${suffix}`).toBe(true);
+        expect(caught(b64.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")), `url ${prefix}|${suffix}`).toBe(
+          true,
+        );
       }
     }
   });
@@ -41,7 +43,9 @@ describe("SecretNeedles: the cached values never print", () => {
     const { inspect } = await import("node:util");
     const { SecretNeedles } = await import("./output-check");
     const n = new SecretNeedles(secretEncodings(SECRET));
-    const printed = [JSON.stringify({ n }), inspect({ n }, { depth: 10, showHidden: true }), String(n), `${n}`].join("\n");
+    const printed = [JSON.stringify({ n }), inspect({ n }, { depth: 10, showHidden: true }), String(n), `${n}`].join(
+      "\n",
+    );
     expect(printed).not.toContain("sk-live");
     expect(printed).toContain("[redacted]");
     expect(n.foundIn(`x${SECRET}`)).toBe(true);

@@ -81,7 +81,10 @@ export function secretEncodings(secret: string): string[] {
   const hex = bytes.toString("hex");
   out.add(hex).add(hex.toUpperCase());
   const url = encodeURIComponent(secret);
-  out.add(url).add(url.replace(/%20/g, "+")).add(url.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
+  out
+    .add(url)
+    .add(url.replace(/%20/g, "+"))
+    .add(url.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
   // base64 of the secret preceded by k bytes of anything: the characters that depend on the secret alone.
   for (let k = 0; k < 3; k++) {
     const b64 = Buffer.concat([Buffer.alloc(k), bytes]).toString("base64");

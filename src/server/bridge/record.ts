@@ -1,6 +1,6 @@
 import type { Prisma } from "@/generated/prisma/client";
 import { writeAudit, type TAuditAction } from "@/server/platform/audit";
-import { db, rawQuery } from "@/server/platform/db/client";
+import { db, preparedQuery } from "@/server/platform/db/client";
 import { Prisma as P } from "@/generated/prisma/client";
 import { env } from "@/server/platform/env";
 import { GroupCommit } from "@/server/platform/group-commit";
@@ -8,6 +8,7 @@ import { EVENT_TYPES, emitEvent } from "@/server/platform/outbox";
 import { newId } from "@/server/platform/ids";
 import { observeBridgeCall } from "@/server/platform/metrics";
 import { iso } from "@/server/platform/time";
+import type { TTicket } from "@/server/domain/usage/leases.service";
 import type { TResultReason, TUsage } from "./bridge.contract";
 
 /**
@@ -15,7 +16,7 @@ import type { TResultReason, TUsage } from "./bridge.contract";
  * invocation row, capability.invocation_requested 1.4.0 and
  * capability.invocation_resulted 1.1.0 (payloads per spec 6.2/6.3), the
  * settlement of its budget reservation (the charge), and the audits a
- * denial, a blocked output or a fallback calls for. `recordInvocation`
+ * denial, a blocked output or a fallback calls for. `recordCapabilityCall`
  * resolves only once that transaction committed: the response waits for it,
  * so a 2xx is never ahead of its record, charge and events.
  */
@@ -29,6 +30,8 @@ export type TRecord = {
   executionId: string | null;
   bridgeInvocationId: string | null;
   environmentType: string | null;
+  /** The fix run a platform call served (an AI-generated fix), else null/absent. */
+  fixRunId?: string | null;
   capability: string;
   action: string;
   request: Record<string, unknown>;
@@ -48,17 +51,24 @@ export type TRecord = {
   latencyMs: number;
   overheadMs: number;
   audits: Array<{ action: TAuditAction; details: Record<string, unknown> }>;
-  /** The reservation this call held, settled at `units` in the record's own transaction. */
-  settle: { reservationId: string; units: number; usedBindingId: string | null } | null;
+  /** The reservation or lease draw this call held, settled at `units` in the record's own transaction. */
+  settle: { ticket: TTicket; units: number; usedBindingId: string | null } | null;
   /** The call's price with the rate card version in force at its start (docs/decisions.md "Billing"); null/absent = unpriced. */
   charge?: { micros: bigint; currency: string; rateCardVersionId: string } | null;
 };
 
-export async function recordInvocation(r: TRecord): Promise<void> {
-  observeBridgeCall({ capability: r.capability, outcome: r.outcome, reason: r.reason, totalMs: r.latencyMs, overheadMs: r.overheadMs, units: r.usage.units });
+export async function recordCapabilityCall(r: TRecord): Promise<void> {
+  observeBridgeCall({
+    capability: r.capability,
+    outcome: r.outcome,
+    reason: r.reason,
+    totalMs: r.latencyMs,
+    overheadMs: r.overheadMs,
+    units: r.usage.units,
+  });
   if (!r.audits.length && r.revisionId) {
     if (env().CAPSTAN_BRIDGE_RECORDS === "batched") return records.add(r);
-    return insertBatch([r], "pooled");
+    return insertBatch([r]);
   }
   return recordAudited(r);
 }
@@ -77,7 +87,11 @@ let draining = false;
 
 function recordAudited(r: TRecord): Promise<void> {
   return new Promise((resolve, reject) => {
-    audited.push({ r, done: (err) => (err === undefined ? resolve() : reject(err instanceof Error ? err : new Error("record failed", { cause: err }))) });
+    audited.push({
+      r,
+      done: (err) =>
+        err === undefined ? resolve() : reject(err instanceof Error ? err : new Error("record failed", { cause: err })),
+    });
     if (!draining) void drainAudited();
   });
 }
@@ -89,10 +103,16 @@ async function drainAudited(): Promise<void> {
       const batch = audited.splice(0, AUDITED_BATCH);
       try {
         // platform-scoped: one transaction settles and audits a batch of calls of any workspace (each row names its own).
-        await db().$transaction(async (tx) => {
-          await settleIn(tx, batch.map((x) => x.r));
-          for (const x of batch) await writeAudited(tx, x.r);
-        }, { timeout: 30_000 });
+        await db().$transaction(
+          async (tx) => {
+            await settleIn(
+              tx,
+              batch.map((x) => x.r),
+            );
+            for (const x of batch) await writeAudited(tx, x.r);
+          },
+          { timeout: 30_000 },
+        );
         for (const x of batch) x.done();
       } catch {
         for (const x of batch) {
@@ -102,7 +122,10 @@ async function drainAudited(): Promise<void> {
               await settleIn(tx, [x.r]);
               await writeAudited(tx, x.r);
             })
-            .then(() => x.done(), (err: unknown) => x.done(err ?? new Error("record failed")));
+            .then(
+              () => x.done(),
+              (err: unknown) => x.done(err ?? new Error("record failed")),
+            );
         }
       }
     }
@@ -114,74 +137,131 @@ async function drainAudited(): Promise<void> {
 async function writeAudited(tx: Prisma.TransactionClient, r: TRecord): Promise<void> {
   await tx.capabilityInvocation.create({
     data: {
-      id: r.id, workspaceId: r.workspaceId, productId: r.productId, revisionId: r.revisionId,
-      serviceIdentityId: r.serviceIdentityId, deploymentId: r.deploymentId, executionId: r.executionId, bridgeInvocationId: r.bridgeInvocationId,
-      capability: r.capability, action: r.action, outcome: r.outcome, reason: r.reason, provider: r.provider,
-      bindingId: r.bindingId, fallbackUsed: r.fallbackUsed, usageUnits: r.usage.units, usageUnit: r.usage.unit,
+      id: r.id,
+      workspaceId: r.workspaceId,
+      productId: r.productId,
+      revisionId: r.revisionId,
+      serviceIdentityId: r.serviceIdentityId,
+      deploymentId: r.deploymentId,
+      executionId: r.executionId,
+      bridgeInvocationId: r.bridgeInvocationId,
+      capability: r.capability,
+      action: r.action,
+      outcome: r.outcome,
+      reason: r.reason,
+      provider: r.provider,
+      bindingId: r.bindingId,
+      fallbackUsed: r.fallbackUsed,
+      usageUnits: r.usage.units,
+      usageUnit: r.usage.unit,
       requestSummary: { ...r.requestSummary, request: r.request } as Prisma.InputJsonValue,
-      outputSummary: (r.outputSummary ?? undefined),
-      correlationId: r.correlationId, latencyMs: r.latencyMs, overheadMs: r.overheadMs,
-      requestedAt: r.requestedAt, finishedAt: r.finishedAt,
-      chargeMicros: r.charge?.micros ?? null, chargeCurrency: r.charge?.currency ?? null, rateCardVersionId: r.charge?.rateCardVersionId ?? null,
+      outputSummary: r.outputSummary ?? undefined,
+      correlationId: r.correlationId,
+      latencyMs: r.latencyMs,
+      overheadMs: r.overheadMs,
+      requestedAt: r.requestedAt,
+      finishedAt: r.finishedAt,
+      chargeMicros: r.charge?.micros ?? null,
+      chargeCurrency: r.charge?.currency ?? null,
+      rateCardVersionId: r.charge?.rateCardVersionId ?? null,
     },
   });
   // The requested event names the revision whose contract was checked; a call
   // with no confirmed contract at all has none, so only its result is emitted.
-  if (r.revisionId && r.requestDescribed) await emitEvent(tx, {
-    workspaceId: r.workspaceId, type: "capability.invocation_requested", correlationId: r.correlationId, subject: r.id,
-    data: {
-      capability_invocation_id: r.id, execution_id: r.executionId, bridge_invocation_id: r.bridgeInvocationId,
-      product_id: r.productId, revision_id: r.revisionId, workspace_id: r.workspaceId,
-      request: r.request, input: { kind: "inline", json: r.requestSummary }, requested_at: iso(r.requestedAt),
-      ...(r.environmentType ? { environment_type: r.environmentType } : {}),
-    },
-  });
+  // The same event bodies as the batched statement (eventData), so the two paths cannot drift apart.
+  const { requested, resulted } = eventData(r);
+  if (r.revisionId && r.requestDescribed)
+    await emitEvent(tx, {
+      workspaceId: r.workspaceId,
+      type: "capability.invocation_requested",
+      correlationId: r.correlationId,
+      subject: r.id,
+      data: requested,
+    });
   await emitEvent(tx, {
-    workspaceId: r.workspaceId, type: "capability.invocation_resulted", correlationId: r.correlationId, subject: r.id,
-    data: {
-      capability_invocation_id: r.id, workspace_id: r.workspaceId, product_id: r.productId, outcome: r.outcome,
-      reason: r.reason, output: r.outputSummary ? { kind: "inline", json: r.outputSummary } : null,
-      provider: r.provider, fallback_used: r.fallbackUsed, usage: r.usage, finished_at: iso(r.finishedAt),
-      ...(r.bindingId ? { binding_id: r.bindingId } : {}),
-    },
+    workspaceId: r.workspaceId,
+    type: "capability.invocation_resulted",
+    correlationId: r.correlationId,
+    subject: r.id,
+    data: resulted,
   });
   for (const a of r.audits) {
     await writeAudit(tx, {
-      workspaceId: r.workspaceId, actor: { kind: "service", id: r.serviceIdentityId }, action: a.action,
-      target: { kind: "capability_invocation", id: r.id }, correlationId: r.correlationId, details: a.details,
+      workspaceId: r.workspaceId,
+      actor: { kind: "service", id: r.serviceIdentityId },
+      action: a.action,
+      target: { kind: "capability_invocation", id: r.id },
+      correlationId: r.correlationId,
+      details: a.details,
     });
   }
 }
 
 function eventData(r: TRecord) {
   const requested = {
-    capability_invocation_id: r.id, execution_id: r.executionId, bridge_invocation_id: r.bridgeInvocationId,
-    product_id: r.productId, revision_id: r.revisionId, workspace_id: r.workspaceId,
-    request: r.request, input: { kind: "inline", json: r.requestSummary }, requested_at: iso(r.requestedAt),
+    capability_invocation_id: r.id,
+    execution_id: r.executionId,
+    bridge_invocation_id: r.bridgeInvocationId,
+    product_id: r.productId,
+    revision_id: r.revisionId,
+    workspace_id: r.workspaceId,
+    request: r.request,
+    input: { kind: "inline", json: r.requestSummary },
+    requested_at: iso(r.requestedAt),
     ...(r.environmentType ? { environment_type: r.environmentType } : {}),
+    ...(r.fixRunId ? { fix_run_id: r.fixRunId } : {}),
   };
   const resulted = {
-    capability_invocation_id: r.id, workspace_id: r.workspaceId, product_id: r.productId, outcome: r.outcome,
-    reason: r.reason, output: r.outputSummary ? { kind: "inline", json: r.outputSummary } : null,
-    provider: r.provider, fallback_used: r.fallbackUsed, usage: r.usage, finished_at: iso(r.finishedAt),
+    capability_invocation_id: r.id,
+    workspace_id: r.workspaceId,
+    product_id: r.productId,
+    outcome: r.outcome,
+    reason: r.reason,
+    output: r.outputSummary ? { kind: "inline", json: r.outputSummary } : null,
+    provider: r.provider,
+    fallback_used: r.fallbackUsed,
+    usage: r.usage,
+    finished_at: iso(r.finishedAt),
     ...(r.bindingId ? { binding_id: r.bindingId } : {}),
   };
   return { requested, resulted };
 }
 
 /**
- * The settlements of a batch as one capstan_settle_batch call (which takes the
- * budget rows in id order, as reservations do); null when no record of the
- * batch held a reservation.
+ * The settlements of a batch as one scalar expression: capstan_settle_batch
+ * for per-call reservations and capstan_settle_drawn_batch for lease draws
+ * (each takes the budget rows in id order, as reservations do); null when no
+ * record of the batch held either.
  */
 function settleCall(batch: TRecord[]): P.Sql | null {
   // The charge goes with the settlement: a prepaid call's wallet hold is released and its price debited there.
-  const items = batch.flatMap((r) => (r.settle ? [{ ...r.settle, charge: r.charge ? r.charge.micros.toString() : null }] : []));
-  if (!items.length) return null;
-  return P.sql`SELECT capstan_settle_batch(ARRAY[${P.join(items.map((x) => P.sql`${x.reservationId}::text`))}]::text[],
-    ARRAY[${P.join(items.map((x) => P.sql`${x.units}::float8`))}]::float8[],
-    ARRAY[${P.join(items.map((x) => P.sql`${x.usedBindingId}::text`))}]::text[],
-    ARRAY[${P.join(items.map((x) => P.sql`${x.charge}::bigint`))}]::bigint[]) AS n`;
+  const charge = (r: TRecord) => (r.charge ? r.charge.micros.toString() : null);
+  const rsv = batch.flatMap((r) =>
+    r.settle?.ticket.kind === "reservation"
+      ? [{ s: r.settle, id: r.settle.ticket.reservation.id, charge: charge(r) }]
+      : [],
+  );
+  const drw = batch.flatMap((r) =>
+    r.settle?.ticket.kind === "draw" ? [{ s: r.settle, d: r.settle.ticket, charge: charge(r) }] : [],
+  );
+  const parts: P.Sql[] = [];
+  if (rsv.length) {
+    parts.push(P.sql`(SELECT capstan_settle_batch(ARRAY[${P.join(rsv.map((x) => P.sql`${x.id}::text`))}]::text[],
+    ARRAY[${P.join(rsv.map((x) => P.sql`${x.s.units}::float8`))}]::float8[],
+    ARRAY[${P.join(rsv.map((x) => P.sql`${x.s.usedBindingId}::text`))}]::text[],
+    ARRAY[${P.join(rsv.map((x) => P.sql`${x.charge}::bigint`))}]::bigint[]))`);
+  }
+  if (drw.length) {
+    parts.push(P.sql`(SELECT capstan_settle_drawn_batch(ARRAY[${P.join(drw.map((x) => P.sql`${x.d.leaseId}::text`))}]::text[],
+    ARRAY[${P.join(drw.map((x) => P.sql`${x.d.invocationId}::text`))}]::text[],
+    ARRAY[${P.join(drw.map((x) => P.sql`${x.d.units}::float8`))}]::float8[],
+    ARRAY[${P.join(drw.map((x) => P.sql`${x.s.units}::float8`))}]::float8[],
+    ARRAY[${P.join(drw.map((x) => P.sql`${x.s.usedBindingId}::text`))}]::text[],
+    ARRAY[${P.join(drw.map((x) => P.sql`${x.d.hold.toString()}::bigint`))}]::bigint[],
+    ARRAY[${P.join(drw.map((x) => P.sql`${x.charge}::bigint`))}]::bigint[]))`);
+  }
+  if (!parts.length) return null;
+  return P.sql`SELECT ${P.join(parts, " + ")} AS n`;
 }
 
 async function settleIn(tx: Prisma.TransactionClient, batch: TRecord[]): Promise<void> {
@@ -202,7 +282,7 @@ async function settleIn(tx: Prisma.TransactionClient, batch: TRecord[]): Promise
 const FLUSH_MAX = 100;
 const records = new GroupCommit<TRecord, void>(async (batch) => {
   // One batch in flight per process: on the hot pg pool, without the ORM's per-query work.
-  await insertBatch(batch, "hot");
+  await insertBatch(batch);
   return batch.map(() => undefined);
 }, FLUSH_MAX);
 
@@ -212,41 +292,99 @@ export async function flushRecords(): Promise<void> {
   while (draining) await new Promise((r) => setImmediate(r));
 }
 
-async function insertBatch(batch: TRecord[], via: "hot" | "pooled"): Promise<void> {
-  const invRows = batch.map((r) => P.sql`(${r.id}, ${r.workspaceId}, ${r.productId}, ${r.revisionId}, ${r.serviceIdentityId}, ${r.deploymentId}, ${r.executionId},
-        ${r.bridgeInvocationId}, ${r.capability}, ${r.action}, ${r.outcome}, ${r.reason}, ${r.provider}, ${r.bindingId},
-        ${r.fallbackUsed}, ${r.usage.units}, ${r.usage.unit}, ${JSON.stringify({ ...r.requestSummary, request: r.request })}::jsonb,
-        ${r.outputSummary ? JSON.stringify(r.outputSummary) : null}::jsonb, ${r.correlationId}, ${r.latencyMs}::int, ${r.overheadMs}::int,
-        ${r.requestedAt}::timestamptz, ${r.finishedAt}::timestamptz,
-        ${r.charge ? r.charge.micros.toString() : null}::bigint, ${r.charge?.currency ?? null}, ${r.charge?.rateCardVersionId ?? null})`);
+/**
+ * The hot path's record as ONE named prepared statement whose text never changes with the batch (every
+ * value an array, unnested): parsed and planned once per connection, then only bound and executed. The
+ * settlements are initplans the invocation insert's one-time filter runs first, so they commit with it.
+ */
+const RECORD_SQL = `
+  WITH sd AS (SELECT capstan_settle_drawn_batch($1::text[], $2::text[], $3::float8[], $4::float8[], $5::text[], $6::bigint[], $7::bigint[]) AS n),
+       sr AS (SELECT capstan_settle_batch($8::text[], $9::float8[], $10::text[], $11::bigint[]) AS n),
+       inv AS (
+         INSERT INTO capability_invocations (id, workspace_id, product_id, revision_id, service_identity_id, deployment_id,
+           execution_id, bridge_invocation_id, capability, action, outcome, reason, provider, binding_id, fallback_used,
+           usage_units, usage_unit, request_summary, output_summary, correlation_id, latency_ms, overhead_ms, requested_at,
+           finished_at, charge_micros, charge_currency, rate_card_version_id)
+         SELECT x.id, x.ws, x.prod, x.rev, x.svc, x.dep, x.exe, x.binv, x.cap, x.act, x.outcome, x.reason, x.provider,
+                x.binding, x.fallback, x.units, x.unit, x.req::jsonb, x.out::jsonb, x.corr, x.latency, x.overhead, x.requested,
+                x.finished, x.charge, x.currency, x.card
+           FROM unnest($12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[],
+                       $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::text[], $26::boolean[],
+                       $27::float8[], $28::text[], $29::text[], $30::text[], $31::text[], $32::int[], $33::int[],
+                       $34::timestamptz[], $35::timestamptz[], $36::bigint[], $37::text[], $38::text[])
+             AS x(id, ws, prod, rev, svc, dep, exe, binv, cap, act, outcome, reason, provider, binding, fallback, units, unit,
+                  req, out, corr, latency, overhead, requested, finished, charge, currency, card)
+          WHERE (SELECT n FROM sd) IS NOT NULL AND (SELECT n FROM sr) IS NOT NULL
+         RETURNING id)
+  INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data, created_at)
+  SELECT e.id, e.ws, e.type, e.version, '/v1/workspaces/' || e.ws, e.subject, e.corr, e.data::jsonb, e.at
+    FROM unnest($39::text[], $40::text[], $41::text[], $42::text[], $43::text[], $44::text[], $45::text[], $46::timestamptz[])
+      AS e(id, ws, type, version, subject, corr, data, at)
+   WHERE e.subject IN (SELECT id FROM inv)`;
+
+async function insertBatch(batch: TRecord[]): Promise<void> {
+  const charge = (r: TRecord) => (r.charge ? r.charge.micros.toString() : null);
+  const drw = batch.flatMap((r) => (r.settle?.ticket.kind === "draw" ? [{ r, s: r.settle, d: r.settle.ticket }] : []));
+  const rsv = batch.flatMap((r) =>
+    r.settle?.ticket.kind === "reservation" ? [{ r, s: r.settle, id: r.settle.ticket.reservation.id }] : [],
+  );
   const reqType = "capability.invocation_requested";
   const resType = "capability.invocation_resulted";
-  const evRows = batch.flatMap((r) => {
+  // Same rule as the transactional path: no requested event when the 6.2 request shape is unknown.
+  const ev: Array<{ type: string; r: TRecord; data: unknown; at: Date }> = [];
+  for (const r of batch) {
     const { requested, resulted } = eventData(r);
-    const source = `/v1/workspaces/${r.workspaceId}`;
-    // Same rule as the transactional path: no requested event when the 6.2 request shape is unknown.
-    return [
-      ...(r.requestDescribed
-        ? [P.sql`(${newId("evt")}, ${r.workspaceId}, ${reqType}, ${EVENT_TYPES[reqType]}, ${source}, ${r.id}, ${r.correlationId}, ${JSON.stringify(requested)}::jsonb, ${r.requestedAt}::timestamptz)`]
-        : []),
-      P.sql`(${newId("evt")}, ${r.workspaceId}, ${resType}, ${EVENT_TYPES[resType]}, ${source}, ${r.id}, ${r.correlationId}, ${JSON.stringify(resulted)}::jsonb, ${r.finishedAt}::timestamptz)`,
-    ];
-  });
-  const settle = settleCall(batch);
-  // The settlement is a CTE the events insert joins (one row), so it runs in this statement and commits with it.
-  const statement = P.sql`
-    WITH ${settle ? P.sql`s AS (${settle}),` : P.empty} inv AS (
-      INSERT INTO capability_invocations (id, workspace_id, product_id, revision_id, service_identity_id, deployment_id, execution_id,
-        bridge_invocation_id, capability, action, outcome, reason, provider, binding_id, fallback_used, usage_units,
-        usage_unit, request_summary, output_summary, correlation_id, latency_ms, overhead_ms, requested_at, finished_at,
-        charge_micros, charge_currency, rate_card_version_id)
-      VALUES ${P.join(invRows)}
-      RETURNING id)
-    INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data, created_at)
-    SELECT v.* FROM (VALUES ${P.join(evRows)}) AS v(id, workspace_id, type, version, source, subject, correlation_id, data, created_at)
-      ${settle ? P.sql`CROSS JOIN s` : P.empty}
-     WHERE EXISTS (SELECT 1 FROM inv)`;
-  if (via === "hot") await rawQuery(statement.text, statement.values);
-  // Raw SQL on purpose: the same statement as the hot path's; every row names its workspace.
-  else await db().$executeRaw(statement);
+    if (r.requestDescribed) ev.push({ type: reqType, r, data: requested, at: r.requestedAt });
+    ev.push({ type: resType, r, data: resulted, at: r.finishedAt });
+  }
+  const col = <T>(f: (r: TRecord) => T) => batch.map(f);
+  // Raw SQL on purpose: the Bridge's hot record; every row names its workspace.
+  await preparedQuery("capstan_bridge_record", RECORD_SQL, [
+    drw.map((x) => x.d.leaseId),
+    drw.map((x) => x.d.invocationId),
+    drw.map((x) => x.d.units),
+    drw.map((x) => x.s.units),
+    drw.map((x) => x.s.usedBindingId),
+    drw.map((x) => x.d.hold.toString()),
+    drw.map((x) => charge(x.r)),
+    rsv.map((x) => x.id),
+    rsv.map((x) => x.s.units),
+    rsv.map((x) => x.s.usedBindingId),
+    rsv.map((x) => charge(x.r)),
+    col((r) => r.id),
+    col((r) => r.workspaceId),
+    col((r) => r.productId),
+    col((r) => r.revisionId),
+    col((r) => r.serviceIdentityId),
+    col((r) => r.deploymentId),
+    col((r) => r.executionId),
+    col((r) => r.bridgeInvocationId),
+    col((r) => r.capability),
+    col((r) => r.action),
+    col((r) => r.outcome),
+    col((r) => r.reason),
+    col((r) => r.provider),
+    col((r) => r.bindingId),
+    col((r) => r.fallbackUsed),
+    col((r) => r.usage.units),
+    col((r) => r.usage.unit),
+    col((r) => JSON.stringify({ ...r.requestSummary, request: r.request })),
+    col((r) => (r.outputSummary ? JSON.stringify(r.outputSummary) : null)),
+    col((r) => r.correlationId),
+    col((r) => r.latencyMs),
+    col((r) => r.overheadMs),
+    col((r) => r.requestedAt.toISOString()),
+    col((r) => r.finishedAt.toISOString()),
+    col(charge),
+    col((r) => r.charge?.currency ?? null),
+    col((r) => r.charge?.rateCardVersionId ?? null),
+    ev.map(() => newId("evt")),
+    ev.map((e) => e.r.workspaceId),
+    ev.map((e) => e.type),
+    ev.map((e) => EVENT_TYPES[e.type as typeof reqType | typeof resType]),
+    ev.map((e) => e.r.id),
+    ev.map((e) => e.r.correlationId),
+    ev.map((e) => JSON.stringify(e.data)),
+    ev.map((e) => e.at.toISOString()),
+  ]);
 }

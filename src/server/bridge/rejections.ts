@@ -33,9 +33,18 @@ export async function auditRejection(
   last.set(key, { at: now, suppressed: 0 });
   try {
     await writeAuditStandalone({
-      workspaceId: principal.caller.workspaceId, actor: { kind: "service", id: principal.principalId }, action: "bridge.rejected",
-      target: { kind: principal.kind, id: principal.principalId }, correlationId: ctx.correlationId,
-      details: { path: ctx.path, status: err.status, reason, detail: err.message, suppressed_before: seen?.suppressed ?? 0 },
+      workspaceId: principal.caller.workspaceId,
+      actor: { kind: "service", id: principal.principalId },
+      action: "bridge.rejected",
+      target: { kind: principal.kind, id: principal.principalId },
+      correlationId: ctx.correlationId,
+      details: {
+        path: ctx.path,
+        status: err.status,
+        reason,
+        detail: err.message,
+        suppressed_before: seen?.suppressed ?? 0,
+      },
     });
   } catch (e) {
     logger.error("bridge.rejection_audit_failed", { correlation_id: ctx.correlationId, error: String(e) });

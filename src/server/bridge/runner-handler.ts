@@ -6,7 +6,7 @@ import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { AppError, problemResponse, zodIssuesToErrors } from "@/server/platform/errors";
 import { isId, newId, zId } from "@/server/platform/ids";
-import { invalidToken, verifyToken } from "@/server/platform/jwt";
+import { invalidToken, verifyToken } from "@/server/domain/signing-keys/jwt.service";
 import { iso } from "@/server/platform/time";
 import { BRIDGE_ACTIONS } from "./bridge.contract";
 import { invoke } from "./pipeline";
@@ -37,7 +37,10 @@ const ZRunnerClaims = z.object({
   dep: zId("dep").optional(),
 });
 
-export async function handleRunnerInvocation(req: Request, opts: { deploymentId?: string } = {}): Promise<Response> {
+export async function handleRunnerCapabilityCall(
+  req: Request,
+  opts: { deploymentId?: string } = {},
+): Promise<Response> {
   const startedAt = performance.now();
   const instance = "/v1/runner/capability-invocations";
   let correlationId = "";
@@ -46,16 +49,23 @@ export async function handleRunnerInvocation(req: Request, opts: { deploymentId?
     await getDb();
     const auth = req.headers.get("authorization");
     const m = auth ? /^Bearer ([^\s]+)$/i.exec(auth.trim()) : null;
-    if (!m) throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
+    if (!m)
+      throw invalidToken(auth ? "the Authorization header must be 'Bearer <token>'" : "no bearer token was presented");
     const claims = ZRunnerClaims.safeParse(await verifyToken(m[1]!, "runner"));
     if (!claims.success) throw invalidToken("claims check failed: a runner token carries ws, prod, exe and inv");
     // Through a deployment's Bridge socket only that deployment's executions may call.
-    if (opts.deploymentId && claims.data.dep !== opts.deploymentId) throw invalidToken("claims check failed: the token belongs to another deployment");
+    if (opts.deploymentId && claims.data.dep !== opts.deploymentId)
+      throw invalidToken("claims check failed: the token belongs to another deployment");
 
-    const raw = parseJsonBody(await readBodyLimited(req, env().CAPSTAN_MAX_BODY_BYTES), req.headers.get("content-type"));
+    const raw = parseJsonBody(
+      await readBodyLimited(req, env().CAPSTAN_MAX_BODY_BYTES),
+      req.headers.get("content-type"),
+    );
     const body = ZRunnerRequest.safeParse(raw);
     if (!body.success) {
-      throw new AppError("validation_failed", "The request body does not match the schema", { errors: zodIssuesToErrors(body.error.issues) });
+      throw new AppError("validation_failed", "The request body does not match the schema", {
+        errors: zodIssuesToErrors(body.error.issues),
+      });
     }
     const schemas = BRIDGE_ACTIONS[body.data.capability] as Record<string, z.ZodType | null>;
     if (!(body.data.action in schemas)) {
@@ -64,22 +74,45 @@ export async function handleRunnerInvocation(req: Request, opts: { deploymentId?
       });
     }
     const schema = schemas[body.data.action];
-    if (!schema) throw new AppError("unavailable", `${body.data.capability} has no provider on this deployment yet`, { reason: "provider_unavailable" });
+    if (!schema)
+      throw new AppError("unavailable", `${body.data.capability} has no provider on this deployment yet`, {
+        reason: "provider_unavailable",
+      });
     const request = schema.safeParse(body.data.request);
     if (!request.success) {
-      const errors = zodIssuesToErrors(request.error.issues).map((e) => ({ ...e, path: `/request${e.path === "/" ? "" : e.path}` }));
+      const errors = zodIssuesToErrors(request.error.issues).map((e) => ({
+        ...e,
+        path: `/request${e.path === "/" ? "" : e.path}`,
+      }));
       throw new AppError("validation_failed", "The request does not match the capability's schema", { errors });
     }
 
     const c = claims.data;
-    const dep = c.dep ? await scopedDb(c.ws).deployment.findUnique({ where: { id: c.dep }, select: { revisionId: true, workspaceId: true } }) : null;
+    const dep = c.dep
+      ? await scopedDb(c.ws).deployment.findUnique({
+          where: { id: c.dep },
+          select: { revisionId: true, workspaceId: true },
+        })
+      : null;
     if (c.dep && (!dep || dep.workspaceId !== c.ws)) throw invalidToken("claims check failed: unknown deployment");
     const outcome = await invoke(
       {
-        serviceIdentityId: null, workspaceId: c.ws, productId: c.prod, environmentType: c.env ?? null, executionId: c.exe, bridgeInvocationId: c.inv,
-        deploymentId: c.dep ?? null, revisionId: dep?.revisionId ?? null,
+        serviceIdentityId: null,
+        workspaceId: c.ws,
+        productId: c.prod,
+        environmentType: c.env ?? null,
+        executionId: c.exe,
+        bridgeInvocationId: c.inv,
+        deploymentId: c.dep ?? null,
+        revisionId: dep?.revisionId ?? null,
       },
-      { capability: body.data.capability, action: body.data.action, body: request.data as Record<string, unknown>, correlationId, startedAt },
+      {
+        capability: body.data.capability,
+        action: body.data.action,
+        body: request.data as Record<string, unknown>,
+        correlationId,
+        startedAt,
+      },
     );
     const completed = outcome.kind === "completed";
     return Response.json(

@@ -3,7 +3,14 @@ import { blobStore, isBlobStoreOutage } from "@/server/platform/blob-store";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { likeLiteral } from "@/server/platform/like";
 import type { TUsage } from "./bridge.contract";
-import { bindingSecret, candidateBindings, providerOrder, withFallback, type TAudits, type TBindingRow } from "./bindings";
+import {
+  bindingSecret,
+  candidateBindings,
+  providerOrder,
+  withFallback,
+  type TAudits,
+  type TBindingRow,
+} from "./bindings";
 import { Deny } from "./errors";
 import { ObjectTooLarge, s3Storage } from "./providers/s3";
 import { fieldText } from "@/server/platform/body";
@@ -25,7 +32,14 @@ type TStorageScope = { prefix: string; max_object_bytes: number };
 type TTarget = { workspaceId: string; productId: string };
 type TPlatformCandidate = { provider: "platform"; id: null; bindingId: null };
 type TS3Candidate = {
-  provider: string; id: string; bindingId: string; credentialId: string; endpoint: string; bucket: string; region: string; maxObjectBytes: number;
+  provider: string;
+  id: string;
+  bindingId: string;
+  credentialId: string;
+  endpoint: string;
+  bucket: string;
+  region: string;
+  maxObjectBytes: number;
 };
 
 export type TStoragePlan = {
@@ -52,11 +66,17 @@ export async function checkStorageScope(
 ): Promise<TStoragePlan> {
   const scope = entry.scope as TStorageScope;
   const key = String(body.key ?? body.prefix);
-  if (!key.startsWith(scope.prefix)) throw new Deny("outside_contract", `key ${key} is outside the contract prefix ${scope.prefix}`);
+  if (!key.startsWith(scope.prefix))
+    throw new Deny("outside_contract", `key ${key} is outside the contract prefix ${scope.prefix}`);
   const bytes = objectBytes(action, body);
-  if (bytes > scope.max_object_bytes) throw new Deny("outside_contract", `the object is ${bytes} bytes; the contract allows ${scope.max_object_bytes}`);
+  if (bytes > scope.max_object_bytes)
+    throw new Deny("outside_contract", `the object is ${bytes} bytes; the contract allows ${scope.max_object_bytes}`);
 
-  const plan: TStoragePlan = { candidates: [], fallback: entry.provider.fallback, contractMaxBytes: scope.max_object_bytes };
+  const plan: TStoragePlan = {
+    candidates: [],
+    fallback: entry.provider.fallback,
+    contractMaxBytes: scope.max_object_bytes,
+  };
   const order = providerOrder(entry);
   const external = order.filter((p) => p !== "platform");
   let bindings: TBindingRow[] = [];
@@ -65,11 +85,20 @@ export async function checkStorageScope(
     // its capability_scope prefix and max_object_bytes.
     const covers = (b: TBindingRow): string | null => {
       const limit = (b.capabilityScope as { scope?: Partial<TStorageScope> } | null)?.scope;
-      if (limit?.prefix !== undefined && !key.startsWith(limit.prefix)) return `key ${key} is outside its prefix ${limit.prefix}`;
-      if (limit?.max_object_bytes !== undefined && bytes > limit.max_object_bytes) return `the object is ${bytes} bytes; it allows ${limit.max_object_bytes}`;
+      if (limit?.prefix !== undefined && !key.startsWith(limit.prefix))
+        return `key ${key} is outside its prefix ${limit.prefix}`;
+      if (limit?.max_object_bytes !== undefined && bytes > limit.max_object_bytes)
+        return `the object is ${bytes} bytes; it allows ${limit.max_object_bytes}`;
       return null;
     };
-    const externalEntry = { ...entry, provider: { ...entry.provider, allow: external, prefer: external.includes(entry.provider.prefer ?? "") ? entry.provider.prefer : undefined } };
+    const externalEntry = {
+      ...entry,
+      provider: {
+        ...entry.provider,
+        allow: external,
+        prefer: external.includes(entry.provider.prefer ?? "") ? entry.provider.prefer : undefined,
+      },
+    };
     try {
       bindings = await candidateBindings(workspaceId, externalEntry, action, covers);
     } catch (err) {
@@ -87,18 +116,33 @@ export async function checkStorageScope(
       if (!cfg.endpoint || !cfg.bucket) continue;
       const limit = (b.capabilityScope as { scope?: Partial<TStorageScope> } | null)?.scope;
       plan.candidates.push({
-        provider, id: b.id, bindingId: b.id, credentialId: b.credentialId, endpoint: cfg.endpoint, bucket: cfg.bucket,
-        region: cfg.region ?? "us-east-1", maxObjectBytes: limit?.max_object_bytes ?? Number.MAX_SAFE_INTEGER,
+        provider,
+        id: b.id,
+        bindingId: b.id,
+        credentialId: b.credentialId,
+        endpoint: cfg.endpoint,
+        bucket: cfg.bucket,
+        region: cfg.region ?? "us-east-1",
+        maxObjectBytes: limit?.max_object_bytes ?? Number.MAX_SAFE_INTEGER,
       });
     }
   }
   if (!plan.candidates.length) {
-    throw new Deny("binding_missing", "no ready storage.object binding has an S3 endpoint and bucket (provider_config.endpoint, provider_config.bucket)");
+    throw new Deny(
+      "binding_missing",
+      "no ready storage.object binding has an S3 endpoint and bucket (provider_config.endpoint, provider_config.bucket)",
+    );
   }
   return plan;
 }
 
-type TStorageResult = { provider: string; bindingId: string | null; fallbackUsed: boolean; usage: TUsage; output: unknown };
+type TStorageResult = {
+  provider: string;
+  bindingId: string | null;
+  fallbackUsed: boolean;
+  usage: TUsage;
+  output: unknown;
+};
 
 export async function runStorage(
   plan: TStoragePlan,
@@ -110,29 +154,64 @@ export async function runStorage(
   // The platform store is a provider like any other here: its outage is provider_unavailable (fallback
   // allowed); any other error of it is a bug and is thrown as is. As for ai.generate: when every candidate
   // is a binding whose credential was revoked or has expired, the call is binding_revoked (withFallback).
-  const { result: served, binding: c, fallbackUsed } = await withFallback(plan.candidates, plan.fallback, audits, async (c) => {
-    if (c.bindingId === null) return runPlatform(t, action, body);
-    const secret = await bindingSecret(c.credentialId);
-    try {
-      return await s3Storage({ endpoint: c.endpoint, bucket: c.bucket, region: c.region, secret }, t.productId, action, body, {
-        maxReadBytes: Math.min(plan.contractMaxBytes, c.maxObjectBytes),
-      });
-    } catch (err) {
-      if (err instanceof ObjectTooLarge) {
-        if (err.bytes > plan.contractMaxBytes) throw new Deny("outside_contract", `the object is ${err.bytes} bytes; the contract allows ${plan.contractMaxBytes}`);
-        throw new Deny("policy_blocked", `the object is ${err.bytes} bytes; binding ${c.bindingId} allows ${c.maxObjectBytes}`);
+  const {
+    result: served,
+    binding: c,
+    fallbackUsed,
+  } = await withFallback(
+    plan.candidates,
+    plan.fallback,
+    audits,
+    async (c) => {
+      if (c.bindingId === null) return runPlatform(t, action, body);
+      const secret = await bindingSecret(c.credentialId);
+      try {
+        return await s3Storage(
+          { endpoint: c.endpoint, bucket: c.bucket, region: c.region, secret },
+          t.productId,
+          action,
+          body,
+          {
+            maxReadBytes: Math.min(plan.contractMaxBytes, c.maxObjectBytes),
+          },
+        );
+      } catch (err) {
+        if (err instanceof ObjectTooLarge) {
+          if (err.bytes > plan.contractMaxBytes)
+            throw new Deny(
+              "outside_contract",
+              `the object is ${err.bytes} bytes; the contract allows ${plan.contractMaxBytes}`,
+            );
+          throw new Deny(
+            "policy_blocked",
+            `the object is ${err.bytes} bytes; binding ${c.bindingId} allows ${c.maxObjectBytes}`,
+          );
+        }
+        throw err;
       }
-      throw err;
-    }
-  }, (err, c) => c.bindingId === null && !isBlobStoreOutage(err));
-  return { provider: c.provider, bindingId: c.bindingId, fallbackUsed, usage: { units: served.bytes, unit: "bytes" }, output: served.output };
+    },
+    (err, c) => c.bindingId === null && !isBlobStoreOutage(err),
+  );
+  return {
+    provider: c.provider,
+    bindingId: c.bindingId,
+    fallbackUsed,
+    usage: { units: served.bytes, unit: "bytes" },
+    output: served.output,
+  };
 }
 
 /** The platform blob store: per-product keys (storage_objects) pointing at content-addressed blobs. */
-async function runPlatform(t: TTarget, action: string, body: Record<string, unknown>): Promise<{ output: unknown; bytes: number }> {
+async function runPlatform(
+  t: TTarget,
+  action: string,
+  body: Record<string, unknown>,
+): Promise<{ output: unknown; bytes: number }> {
   const done = (output: unknown, bytes = 0) => ({ output, bytes });
   const sdb = scopedDb(t.workspaceId);
-  const where = { workspaceId_productId_key: { workspaceId: t.workspaceId, productId: t.productId, key: String(body.key) } };
+  const where = {
+    workspaceId_productId_key: { workspaceId: t.workspaceId, productId: t.productId, key: String(body.key) },
+  };
   switch (action) {
     case "write": {
       const bytes = Buffer.from(fieldText(body.content_base64), "base64");
@@ -140,7 +219,14 @@ async function runPlatform(t: TTarget, action: string, body: Record<string, unkn
       const contentType = fieldText(body.content_type, "application/octet-stream");
       await sdb.storageObject.upsert({
         where,
-        create: { workspaceId: t.workspaceId, productId: t.productId, key: String(body.key), sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType },
+        create: {
+          workspaceId: t.workspaceId,
+          productId: t.productId,
+          key: String(body.key),
+          sha256: blob.sha256,
+          sizeBytes: BigInt(bytes.length),
+          contentType,
+        },
         update: { sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType, updatedAt: new Date() },
       });
       return done({ key: body.key, size_bytes: bytes.length, sha256: blob.sha256 }, bytes.length);
@@ -148,9 +234,24 @@ async function runPlatform(t: TTarget, action: string, body: Record<string, unkn
     case "read": {
       const row = await sdb.storageObject.findUnique({ where });
       const bytes = row ? await blobStore().get(row.sha256) : null;
-      if (!row || !bytes) return done({ key: body.key, found: false, content_base64: null, size_bytes: 0, sha256: null, content_type: null });
+      if (!row || !bytes)
+        return done({
+          key: body.key,
+          found: false,
+          content_base64: null,
+          size_bytes: 0,
+          sha256: null,
+          content_type: null,
+        });
       return done(
-        { key: body.key, found: true, content_base64: bytes.toString("base64"), size_bytes: bytes.length, sha256: row.sha256, content_type: row.contentType },
+        {
+          key: body.key,
+          found: true,
+          content_base64: bytes.toString("base64"),
+          size_bytes: bytes.length,
+          sha256: row.sha256,
+          content_type: row.contentType,
+        },
         bytes.length,
       );
     }
@@ -162,7 +263,10 @@ async function runPlatform(t: TTarget, action: string, body: Record<string, unkn
       const limit = Number(body.limit ?? 50);
       const after = body.cursor ? Buffer.from(fieldText(body.cursor), "base64url").toString("utf8") : undefined;
       const rows = await sdb.storageObject.findMany({
-        where: { productId: t.productId, key: { startsWith: likeLiteral(String(body.prefix)), ...(after ? { gt: after } : {}) } },
+        where: {
+          productId: t.productId,
+          key: { startsWith: likeLiteral(String(body.prefix)), ...(after ? { gt: after } : {}) },
+        },
         orderBy: { key: "asc" },
         take: limit + 1,
       });

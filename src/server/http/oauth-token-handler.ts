@@ -1,6 +1,13 @@
 import {
-  checkTarget, clientCredentialsGrant, OAuthError, SUBJECT_TOKEN_TYPES, TOKEN_EXCHANGE_GRANT, tokenExchangeGrant,
-  ACCESS_TOKEN_TYPE, BRIDGE_TOKEN_TTL_SECONDS, type TTokenResponse,
+  checkTarget,
+  clientCredentialsGrant,
+  OAuthError,
+  SUBJECT_TOKEN_TYPES,
+  TOKEN_EXCHANGE_GRANT,
+  tokenExchangeGrant,
+  ACCESS_TOKEN_TYPE,
+  BRIDGE_TOKEN_TTL_SECONDS,
+  type TTokenResponse,
 } from "@/server/domain/service-identities/token.service";
 import { readBodyLimited } from "@/server/platform/body";
 import { resolveCorrelation } from "@/server/platform/correlation";
@@ -19,7 +26,11 @@ import { logger } from "@/server/platform/logger";
  * the body, never both. The form is never logged.
  */
 const MAX_FORM_BYTES = 64 * 1024;
-const JSON_HEADERS = { "content-type": "application/json;charset=UTF-8", "cache-control": "no-store", pragma: "no-cache" };
+const JSON_HEADERS = {
+  "content-type": "application/json;charset=UTF-8",
+  "cache-control": "no-store",
+  pragma: "no-cache",
+};
 const BASIC_CHALLENGE = 'Basic realm="capstan"';
 
 const invalidRequest = (d: string) => new OAuthError("invalid_request", d);
@@ -34,7 +45,8 @@ function parseBasic(authorization: string | null): TBasic {
   if (authorization === null) return null;
   const m = /^Basic\s+([A-Za-z0-9+/=._~-]*)\s*$/i.exec(authorization);
   if (!m) {
-    if (/^Basic\b/i.test(authorization)) throw new OAuthError("invalid_client", "client authentication failed: malformed Basic credentials");
+    if (/^Basic\b/i.test(authorization))
+      throw new OAuthError("invalid_client", "client authentication failed: malformed Basic credentials");
     throw invalidRequest("the Authorization header of the token endpoint must use the Basic scheme");
   }
   const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
@@ -57,13 +69,19 @@ function readForm(text: string): Map<string, string> {
   return out;
 }
 
-async function grant(form: Map<string, string>, basic: TBasic): Promise<{ clientId: string | null; result: TTokenResponse }> {
+async function grant(
+  form: Map<string, string>,
+  basic: TBasic,
+): Promise<{ clientId: string | null; result: TTokenResponse }> {
   const grantType = form.get("grant_type");
   const bodyId = form.get("client_id") ?? null;
   const bodySecret = form.get("client_secret") ?? null;
   if (!grantType) throw invalidRequest("grant_type is required");
   if (grantType !== "client_credentials" && grantType !== TOKEN_EXCHANGE_GRANT) {
-    throw new OAuthError("unsupported_grant_type", `grant_type ${JSON.stringify(grantType)} is not supported; use client_credentials or ${TOKEN_EXCHANGE_GRANT}`);
+    throw new OAuthError(
+      "unsupported_grant_type",
+      `grant_type ${JSON.stringify(grantType)} is not supported; use client_credentials or ${TOKEN_EXCHANGE_GRANT}`,
+    );
   }
   checkTarget(form.get("audience") ?? null, form.get("resource") ?? null);
 
@@ -89,9 +107,14 @@ async function grant(form: Map<string, string>, basic: TBasic): Promise<{ client
   if (!SUBJECT_TOKEN_TYPES.includes(subjectType)) {
     throw invalidRequest(`subject_token_type must be one of ${SUBJECT_TOKEN_TYPES.join(", ")}`);
   }
-  if (form.has("actor_token") || form.has("actor_token_type")) throw invalidRequest("actor tokens (delegation) are not supported");
+  if (form.has("actor_token") || form.has("actor_token_type"))
+    throw invalidRequest("actor tokens (delegation) are not supported");
   const requested = form.get("requested_token_type");
-  if (requested !== undefined && requested !== ACCESS_TOKEN_TYPE && requested !== "urn:ietf:params:oauth:token-type:jwt") {
+  if (
+    requested !== undefined &&
+    requested !== ACCESS_TOKEN_TYPE &&
+    requested !== "urn:ietf:params:oauth:token-type:jwt"
+  ) {
     throw invalidRequest(`requested_token_type must be ${ACCESS_TOKEN_TYPE}`);
   }
   return { clientId: bodyId, result: await tokenExchangeGrant(bodyId, subjectToken) };
@@ -100,7 +123,10 @@ async function grant(form: Map<string, string>, basic: TBasic): Promise<{ client
 function oauthError(err: OAuthError, basicUsed: boolean, correlationId: string): Response {
   const headers: Record<string, string> = { ...JSON_HEADERS, "x-correlation-id": correlationId };
   if (err.status === 401 && basicUsed) headers["www-authenticate"] = BASIC_CHALLENGE;
-  return new Response(JSON.stringify({ error: err.error, error_description: err.description }), { status: err.status, headers });
+  return new Response(JSON.stringify({ error: err.error, error_description: err.description }), {
+    status: err.status,
+    headers,
+  });
 }
 
 export async function handleOAuthToken(req: Request): Promise<Response> {
@@ -134,16 +160,31 @@ export async function handleOAuthToken(req: Request): Promise<Response> {
     clientId = basic?.clientId ?? form.get("client_id") ?? null;
     await getDb();
     const { result } = await grant(form, basic);
-    logger.info("oauth.token_issued", { client_id: clientId, grant_type: form.get("grant_type"), correlation_id: correlationId });
-    return new Response(JSON.stringify(result), { status: 200, headers: { ...JSON_HEADERS, "x-correlation-id": correlationId } });
+    logger.info("oauth.token_issued", {
+      client_id: clientId,
+      grant_type: form.get("grant_type"),
+      correlation_id: correlationId,
+    });
+    return new Response(JSON.stringify(result), {
+      status: 200,
+      headers: { ...JSON_HEADERS, "x-correlation-id": correlationId },
+    });
   } catch (err) {
     if (err instanceof OAuthError) {
-      logger.info("oauth.token_denied", { client_id: clientId, error: err.error, error_description: err.description, correlation_id: correlationId });
+      logger.info("oauth.token_denied", {
+        client_id: clientId,
+        error: err.error,
+        error_description: err.description,
+        correlation_id: correlationId,
+      });
       return oauthError(err, basicUsed, correlationId);
     }
     logger.error("oauth.token_failed", { correlation_id: correlationId, error: String((err as Error)?.stack ?? err) });
     return new Response(
-      JSON.stringify({ error: "server_error", error_description: `internal error; quote correlation id ${correlationId}` }),
+      JSON.stringify({
+        error: "server_error",
+        error_description: `internal error; quote correlation id ${correlationId}`,
+      }),
       { status: 500, headers: { ...JSON_HEADERS, "x-correlation-id": correlationId } },
     );
   }
@@ -161,7 +202,18 @@ export function oauthTokenOpenApiPaths(): Record<string, unknown> {
           type: "object",
           required: ["error", "error_description"],
           properties: {
-            error: { type: "string", enum: ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_target", "server_error"] },
+            error: {
+              type: "string",
+              enum: [
+                "invalid_request",
+                "invalid_client",
+                "invalid_grant",
+                "unauthorized_client",
+                "unsupported_grant_type",
+                "invalid_target",
+                "server_error",
+              ],
+            },
             error_description: str("Names the check that failed"),
           },
         },
@@ -227,7 +279,10 @@ export function oauthTokenOpenApiPaths(): Record<string, unknown> {
             ...error("invalid_client"),
             headers: {
               "Cache-Control": { schema: { type: "string", const: "no-store" } },
-              "WWW-Authenticate": { schema: { type: "string" }, description: `${BASIC_CHALLENGE} when HTTP Basic was used` },
+              "WWW-Authenticate": {
+                schema: { type: "string" },
+                description: `${BASIC_CHALLENGE} when HTTP Basic was used`,
+              },
             },
           },
           "500": error("server_error (quote the correlation id of the description)"),

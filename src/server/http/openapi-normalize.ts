@@ -13,10 +13,33 @@ type TJson = Record<string, any>; // eslint-disable-line @typescript-eslint/no-e
 
 export const STANDARD_FORMATS = new Set([
   // JSON Schema 2020-12
-  "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6",
-  "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer", "relative-json-pointer", "regex",
+  "date-time",
+  "date",
+  "time",
+  "duration",
+  "email",
+  "idn-email",
+  "hostname",
+  "idn-hostname",
+  "ipv4",
+  "ipv6",
+  "uri",
+  "uri-reference",
+  "iri",
+  "iri-reference",
+  "uuid",
+  "uri-template",
+  "json-pointer",
+  "relative-json-pointer",
+  "regex",
   // OpenAPI format registry
-  "int32", "int64", "float", "double", "byte", "binary", "password",
+  "int32",
+  "int64",
+  "float",
+  "double",
+  "byte",
+  "binary",
+  "password",
 ]);
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -30,7 +53,8 @@ function standardFormats(node: unknown, where: string): void {
   if (!node || typeof node !== "object") return;
   const o = node as TJson;
   if (typeof o.format === "string" && !STANDARD_FORMATS.has(o.format) && o.type === "string") {
-    if (typeof o.pattern !== "string") throw new Error(`OpenAPI: non-standard format "${o.format}" without a pattern at ${where}`);
+    if (typeof o.pattern !== "string")
+      throw new Error(`OpenAPI: non-standard format "${o.format}" without a pattern at ${where}`);
     delete o.format;
   }
   for (const [k, v] of Object.entries(o)) standardFormats(v, `${where}/${k}`);
@@ -48,7 +72,7 @@ function operationId(method: string, path: string): string {
 function dropUnused(doc: TJson, kind: "responses" | "schemas"): void {
   const bag = doc.components?.[kind] as TJson | undefined;
   if (!bag) return;
-  for (let removed = true; removed; ) {
+  for (let removed = true; removed;) {
     removed = false;
     const text = JSON.stringify({ ...doc, components: { ...doc.components, [kind]: undefined } }) + JSON.stringify(bag);
     for (const name of Object.keys(bag)) {
@@ -85,7 +109,15 @@ export function discoveryOpenApiPaths(): TJson {
   const jwk = {
     type: "object",
     required: ["kty", "kid"],
-    properties: { kty: { type: "string" }, kid: { type: "string" }, alg: { type: "string" }, use: { type: "string" }, crv: { type: "string" }, x: { type: "string" }, y: { type: "string" } },
+    properties: {
+      kty: { type: "string" },
+      kid: { type: "string" },
+      alg: { type: "string" },
+      use: { type: "string" },
+      crv: { type: "string" },
+      x: { type: "string" },
+      y: { type: "string" },
+    },
   };
   return {
     "/v1/openapi.json": {
@@ -94,7 +126,13 @@ export function discoveryOpenApiPaths(): TJson {
         summary: "This document (OpenAPI 3.1)",
         tags: ["Health"],
         security: [],
-        responses: { "200": json("The OpenAPI document", { type: "object", required: ["openapi", "info", "paths"], properties: { openapi: { type: "string" }, info: { type: "object" }, paths: { type: "object" } } }) },
+        responses: {
+          "200": json("The OpenAPI document", {
+            type: "object",
+            required: ["openapi", "info", "paths"],
+            properties: { openapi: { type: "string" }, info: { type: "object" }, paths: { type: "object" } },
+          }),
+        },
       },
     },
     "/.well-known/jwks.json": {
@@ -103,7 +141,13 @@ export function discoveryOpenApiPaths(): TJson {
         summary: "Public keys that verify Capstan-issued tokens (ES256)",
         tags: ["Service identities"],
         security: [],
-        responses: { "200": json("JSON Web Key Set", { type: "object", required: ["keys"], properties: { keys: { type: "array", items: jwk } } }) },
+        responses: {
+          "200": json("JSON Web Key Set", {
+            type: "object",
+            required: ["keys"],
+            properties: { keys: { type: "array", items: jwk } },
+          }),
+        },
       },
     },
     "/.well-known/oauth-authorization-server": {
@@ -112,7 +156,17 @@ export function discoveryOpenApiPaths(): TJson {
         summary: "OAuth 2.0 authorization server metadata (RFC 8414)",
         tags: ["Service identities"],
         security: [],
-        responses: { "200": json("Authorization server metadata", { type: "object", required: ["issuer", "jwks_uri", "token_endpoint"], properties: { issuer: { type: "string" }, jwks_uri: { type: "string" }, token_endpoint: { type: "string" } } }) },
+        responses: {
+          "200": json("Authorization server metadata", {
+            type: "object",
+            required: ["issuer", "jwks_uri", "token_endpoint"],
+            properties: {
+              issuer: { type: "string" },
+              jwks_uri: { type: "string" },
+              token_endpoint: { type: "string" },
+            },
+          }),
+        },
       },
     },
     "/.well-known/openid-configuration": {
@@ -126,7 +180,9 @@ export function discoveryOpenApiPaths(): TJson {
             type: "object",
             required: ["issuer", "jwks_uri", "token_endpoint"],
             properties: {
-              issuer: { type: "string" }, jwks_uri: { type: "string" }, token_endpoint: { type: "string" },
+              issuer: { type: "string" },
+              jwks_uri: { type: "string" },
+              token_endpoint: { type: "string" },
               id_token_signing_alg_values_supported: { type: "array", items: { type: "string" } },
               token_endpoint_auth_methods_supported: { type: "array", items: { type: "string" } },
               grant_types_supported: { type: "array", items: { type: "string" } },

@@ -1,3 +1,4 @@
+import type { AnyTRPCRouter } from "@trpc/server";
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { appRouter } from "@/server/trpc/root";
 import type { TMeta } from "@/server/trpc/init";
@@ -32,7 +33,12 @@ const PROBLEM_SCHEMA = {
       items: {
         type: "object",
         required: ["path"],
-        properties: { path: { type: "string" }, message: { type: "string" }, code: { type: "string" }, retryable: { type: "boolean" } },
+        properties: {
+          path: { type: "string" },
+          message: { type: "string" },
+          code: { type: "string" },
+          retryable: { type: "boolean" },
+        },
       },
     },
   },
@@ -44,15 +50,20 @@ function errorResponse(status: number): TJson {
     content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
   };
   if (status === 401) {
-    r.headers = { "WWW-Authenticate": { schema: { type: "string" }, description: 'Bearer realm="capstan", error="invalid_token", error_description="..."' } };
+    r.headers = {
+      "WWW-Authenticate": {
+        schema: { type: "string" },
+        description: 'Bearer realm="capstan", error="invalid_token", error_description="..."',
+      },
+    };
   }
   if (status === 429) r.headers = { "Retry-After": { schema: { type: "string" } } };
   return r;
 }
 
-function metaByOperation(): Map<string, TMeta> {
+function metaByOperation(router: AnyTRPCRouter): Map<string, TMeta> {
   const out = new Map<string, TMeta>();
-  const procs = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: TMeta } }>;
+  const procs = router._def.procedures as unknown as Record<string, { _def: { meta?: TMeta } }>;
   for (const p of Object.values(procs)) {
     const m = p._def.meta;
     if (m?.openapi) out.set(`${m.openapi.method.toLowerCase()} ${m.openapi.path.replace(/\{(\w+)\}/g, "{$1}")}`, m);
@@ -60,28 +71,50 @@ function metaByOperation(): Map<string, TMeta> {
   return out;
 }
 
-export function buildOpenApiDocument(baseUrl: string): TJson {
-  const doc = generateOpenApiDocument(appRouter, {
+/** The document of the app's router, or of one a test extends with a planted operation. */
+export function buildOpenApiDocument(baseUrl: string, router: AnyTRPCRouter = appRouter): TJson {
+  const doc = generateOpenApiDocument(router as typeof appRouter, {
     title: "Capstan API",
     version: "1.0.0",
     description: "Control API and Bridge of Capstan. Errors are application/problem+json (RFC 9457). See /docs.",
     baseUrl,
     securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
   }) as TJson;
-  const metas = metaByOperation();
+  const metas = metaByOperation(router);
   doc.components ??= {};
   doc.components.schemas = {
     ...doc.components.schemas,
     Problem: PROBLEM_SCHEMA,
     RunnerCapabilityResult: {
       type: "object",
-      required: ["capability_invocation_id", "workspace_id", "product_id", "outcome", "reason", "output", "provider", "fallback_used", "usage", "finished_at"],
+      required: [
+        "capability_invocation_id",
+        "workspace_id",
+        "product_id",
+        "outcome",
+        "reason",
+        "output",
+        "provider",
+        "fallback_used",
+        "usage",
+        "finished_at",
+      ],
       properties: {
-        capability_invocation_id: { type: "string" }, workspace_id: { type: "string" }, product_id: { type: "string" },
-        outcome: { enum: ["completed", "denied", "failed"] }, reason: { type: ["string", "null"] }, output: {},
-        provider: { type: ["string", "null"] }, fallback_used: { type: "boolean" },
-        usage: { type: "object", required: ["units", "unit"], properties: { units: { type: "number" }, unit: { type: "string" } } },
-        finished_at: { type: "string", format: "date-time" }, binding_id: { type: ["string", "null"] },
+        capability_invocation_id: { type: "string" },
+        workspace_id: { type: "string" },
+        product_id: { type: "string" },
+        outcome: { enum: ["completed", "denied", "failed"] },
+        reason: { type: ["string", "null"] },
+        output: {},
+        provider: { type: ["string", "null"] },
+        fallback_used: { type: "boolean" },
+        usage: {
+          type: "object",
+          required: ["units", "unit"],
+          properties: { units: { type: "number" }, unit: { type: "string" } },
+        },
+        finished_at: { type: "string", format: "date-time" },
+        binding_id: { type: ["string", "null"] },
       },
     },
   };
@@ -102,9 +135,21 @@ export function buildOpenApiDocument(baseUrl: string): TJson {
       op.responses = responses;
       op.parameters = [
         ...(op.parameters ?? []),
-        { name: "X-Correlation-Id", in: "header", required: false, schema: { type: "string", minLength: 1, maxLength: 64 } },
+        {
+          name: "X-Correlation-Id",
+          in: "header",
+          required: false,
+          schema: { type: "string", minLength: 1, maxLength: 64 },
+        },
         ...(method === "post"
-          ? [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", minLength: 1, maxLength: 256 } }]
+          ? [
+              {
+                name: "Idempotency-Key",
+                in: "header",
+                required: false,
+                schema: { type: "string", minLength: 1, maxLength: 256 },
+              },
+            ]
           : []),
       ];
     }
@@ -118,7 +163,15 @@ export function buildOpenApiDocument(baseUrl: string): TJson {
       responses: {
         "200": {
           description: "Healthy",
-          content: { "application/json": { schema: { type: "object", required: ["status"], properties: { status: { type: "string", enum: [status] } } } } },
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["status"],
+                properties: { status: { type: "string", enum: [status] } },
+              },
+            },
+          },
         },
         ...(status === "ready" ? { "503": errorResponse(503) } : {}),
       },
@@ -150,6 +203,14 @@ registerOpenApiPaths(bridgeOpenApiPaths);
 import { rawOpenApiPaths } from "./evidence-handler";
 registerOpenApiPaths(rawOpenApiPaths);
 import { paymentCallbackOpenApiPaths } from "./payment-callback-handler";
+import { invoicePdfOpenApiPaths } from "./invoice-pdf-handler";
+registerOpenApiPaths(invoicePdfOpenApiPaths);
 registerOpenApiPaths(paymentCallbackOpenApiPaths);
+import { logDownloadOpenApiPaths } from "./log-download-handler";
+registerOpenApiPaths(logDownloadOpenApiPaths);
+import { bucketObjectOpenApiPaths } from "./bucket-object-handler";
+registerOpenApiPaths(bucketObjectOpenApiPaths);
+import { pushHookOpenApiPaths } from "./push-hook-handler";
+registerOpenApiPaths(pushHookOpenApiPaths);
 import { discoveryOpenApiPaths, normalizeDocument } from "./openapi-normalize";
 registerOpenApiPaths(discoveryOpenApiPaths);

@@ -8,10 +8,16 @@ const TIMEOUT_MS = 2000;
 /** Readiness: 200 {status:"ready"} only when the database answers a query in time; 503 from the moment a graceful stop began. */
 export async function readiness(): Promise<Response> {
   if (isDraining()) {
-    return problemResponse(new AppError("unavailable", "The server is shutting down", { reason: "shutting_down", headers: { "retry-after": "1" } }), {
-      instance: "/readyz",
-      correlationId: newId("evt"),
-    });
+    return problemResponse(
+      new AppError("unavailable", "The server is shutting down", {
+        reason: "shutting_down",
+        headers: { "retry-after": "1" },
+      }),
+      {
+        instance: "/readyz",
+        correlationId: newId("evt"),
+      },
+    );
   }
   try {
     await Promise.race([
@@ -23,9 +29,15 @@ export async function readiness(): Promise<Response> {
     ]);
     return Response.json({ status: "ready" });
   } catch {
-    return problemResponse(new AppError("unavailable", "The database is not reachable yet", { reason: "database_unavailable", headers: { "retry-after": "1" } }), {
-      instance: "/readyz",
-      correlationId: newId("evt"),
-    });
+    return problemResponse(
+      new AppError("unavailable", "The database is not reachable yet", {
+        reason: "database_unavailable",
+        headers: { "retry-after": "1" },
+      }),
+      {
+        instance: "/readyz",
+        correlationId: newId("evt"),
+      },
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { getDb } from "@/server/platform/db/client";
-import { issuer, jwksWithMaxAge } from "@/server/platform/jwt";
-import { SIGNING_ALG } from "@/server/platform/signing-keys";
+import { issuer, jwksWithMaxAge } from "@/server/domain/signing-keys/jwt.service";
+import { SIGNING_ALG } from "@/server/domain/signing-keys/signing-keys.service";
 
 /**
  * The three /.well-known documents, framework-free (Next.js routes and the

@@ -14,23 +14,77 @@ import { sha256Hex } from "./crypto";
  * The table has a trigger refusing UPDATE and DELETE.
  */
 export const AUDIT_ACTIONS = [
-  "billing.payment_succeeded", "billing.payment_failed", "billing.refunded", "billing.subscription_changed",
-  "billing.profile_changed", "billing.invoice_issued", "billing.granted", "billing.adjusted", "billing.tier_changed",
-  "billing.rate_card_updated", "credential.created", "credential.revoked", "binding.requested", "binding.ready",
-  "binding.failed", "binding.revoked", "binding.expired", "service_identity.created", "service_identity.revoked",
-  "service_identity.secret_rotated", "member.upserted", "member.role_changed", "platform.bootstrapped",
-  "product.created", "release.created", "deployment.requested", "deployment.ready", "deployment.stopped",
-  "plan.changed", "budget.changed", "capability.denied", "capability.output_blocked", "capability.fallback",
-  "bridge.rejected", "usage.denied", "access.qualified", "access.denied", "access.revoked",
-  "isolation.unenforced_run", "isolation.blocked", "pending.resolved", "fix.requested", "fix.decided",
-  "adjudication.decided", "authz.forbidden", "authz.workspace_mismatch", "audit.exported", "audit.retention_deleted",
-  "product.renamed", "service_identity.renamed", "binding.renamed", "webhook.renamed",
+  "billing.payment_succeeded",
+  "billing.payment_failed",
+  "billing.refunded",
+  "billing.subscription_changed",
+  "billing.profile_changed",
+  "billing.invoice_issued",
+  "billing.granted",
+  "billing.adjusted",
+  "billing.tier_changed",
+  "billing.rate_card_updated",
+  "credential.created",
+  "credential.revoked",
+  "binding.requested",
+  "binding.ready",
+  "binding.failed",
+  "binding.revoked",
+  "binding.expired",
+  "service_identity.created",
+  "service_identity.revoked",
+  "service_identity.secret_rotated",
+  "member.upserted",
+  "member.role_changed",
+  "platform.bootstrapped",
+  "product.created",
+  "release.created",
+  "deployment.requested",
+  "deployment.ready",
+  "deployment.stopped",
+  "plan.changed",
+  "budget.changed",
+  "capability.denied",
+  "capability.output_blocked",
+  "capability.fallback",
+  "bridge.rejected",
+  "usage.denied",
+  "access.qualified",
+  "access.denied",
+  "access.revoked",
+  "isolation.unenforced_run",
+  "isolation.blocked",
+  "pending.resolved",
+  "fix.requested",
+  "fix.decided",
+  "adjudication.decided",
+  "authz.forbidden",
+  "authz.workspace_mismatch",
+  "audit.exported",
+  "audit.retention_deleted",
+  "product.renamed",
+  "service_identity.renamed",
+  "binding.renamed",
+  "webhook.renamed",
   // Invitations (docs/decisions.md "Invitations"); joining is the spec's member.upserted.
-  "member.invited", "member.invitation_resent", "member.invitation_revoked",
+  "member.invited",
+  "member.invitation_resent",
+  "member.invitation_revoked",
   // Test buttons (docs/decisions.md "Test buttons"): details carry `test: true`.
-  "webhook.tested", "binding.tested",
-  // Workspace settings (docs/decisions.md "Workspace settings"): details { from, to }.
+  "webhook.tested",
+  "binding.tested",
+  // Workspace settings (docs/decisions.md "Onboarding checklist and workspace settings"): details { from, to }.
   "workspace.renamed",
+  // The production path (docs/decisions.md "The production path: staging, promotion, rollback"): details name the releases and the deployment.
+  "release.promoted",
+  "release.rolled_back",
+  // Runner hosts (docs/decisions.md "Operations"): ws_platform records, target the host.
+  "runner_host.cordoned",
+  "runner_host.uncordoned",
+  "runner_host.drain_started",
+  "runner_host.drained",
+  // Replacing a deployment (drain, lost host, changed credentials): details name the old and new deployment and host.
+  "deployment.replaced",
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -49,12 +103,27 @@ type TTx = Prisma.TransactionClient | TDb;
 
 /** The hashed body of a record: everything but seq, prev_hash and hash. */
 export function auditBody(r: {
-  id: string; workspaceId: string; actorKind: string; actorId: string | null; action: string;
-  targetKind: string | null; targetId: string | null; correlationId: string; details: unknown; createdAt: Date;
+  id: string;
+  workspaceId: string;
+  actorKind: string;
+  actorId: string | null;
+  action: string;
+  targetKind: string | null;
+  targetId: string | null;
+  correlationId: string;
+  details: unknown;
+  createdAt: Date;
 }): string {
   return canonicalJson({
-    id: r.id, workspace_id: r.workspaceId, actor_kind: r.actorKind, actor_id: r.actorId, action: r.action,
-    target_kind: r.targetKind, target_id: r.targetId, correlation_id: r.correlationId, details: r.details,
+    id: r.id,
+    workspace_id: r.workspaceId,
+    actor_kind: r.actorKind,
+    actor_id: r.actorId,
+    action: r.action,
+    target_kind: r.targetKind,
+    target_id: r.targetId,
+    correlation_id: r.correlationId,
+    details: r.details,
     created_at: r.createdAt.toISOString(),
   });
 }
@@ -70,9 +139,16 @@ export async function writeAudit(tx: TTx, input: TAuditInput): Promise<string> {
   const createdAt = new Date();
   const details = redact(input.details ?? {}) as Record<string, unknown>;
   const body = auditBody({
-    id, workspaceId: input.workspaceId, actorKind: input.actor.kind, actorId: input.actor.id,
-    action: input.action, targetKind: input.target?.kind ?? null, targetId: input.target?.id ?? null,
-    correlationId: input.correlationId, details, createdAt,
+    id,
+    workspaceId: input.workspaceId,
+    actorKind: input.actor.kind,
+    actorId: input.actor.id,
+    action: input.action,
+    targetKind: input.target?.kind ?? null,
+    targetId: input.target?.id ?? null,
+    correlationId: input.correlationId,
+    details,
+    createdAt,
   });
   const last = await tx.$queryRaw<{ seq: bigint; hash: string }[]>`
     SELECT seq, hash FROM audit_records WHERE workspace_id = ${input.workspaceId} ORDER BY seq DESC LIMIT 1`;
@@ -80,10 +156,19 @@ export async function writeAudit(tx: TTx, input: TAuditInput): Promise<string> {
   const seq = (prev?.seq ?? BigInt(0)) + BigInt(1);
   await tx.auditRecord.create({
     data: {
-      id, workspaceId: input.workspaceId, seq, actorId: input.actor.id, actorKind: input.actor.kind,
-      action: input.action, targetId: input.target?.id ?? null, targetKind: input.target?.kind ?? null,
-      correlationId: input.correlationId, details: details as Prisma.InputJsonValue,
-      prevHash: prev?.hash ?? null, hash: chainHash(prev?.hash ?? null, seq, body), createdAt,
+      id,
+      workspaceId: input.workspaceId,
+      seq,
+      actorId: input.actor.id,
+      actorKind: input.actor.kind,
+      action: input.action,
+      targetId: input.target?.id ?? null,
+      targetKind: input.target?.kind ?? null,
+      correlationId: input.correlationId,
+      details: details as Prisma.InputJsonValue,
+      prevHash: prev?.hash ?? null,
+      hash: chainHash(prev?.hash ?? null, seq, body),
+      createdAt,
     },
   });
   return id;
@@ -95,14 +180,18 @@ export async function writeAuditStandalone(input: TAuditInput): Promise<string> 
 }
 
 /** Recomputes a workspace's chain; returns the first broken record id, or null when intact. */
-export async function verifyAuditChain(workspaceId: string): Promise<{ ok: boolean; brokenAt: string | null; count: number }> {
+export async function verifyAuditChain(
+  workspaceId: string,
+): Promise<{ ok: boolean; brokenAt: string | null; count: number }> {
   let prev: string | null = null;
   let expectedSeq = BigInt(1);
   let count = 0;
   // Batches by seq keep memory flat on long chains.
   for (;;) {
     const rows = await scopedDb(workspaceId).auditRecord.findMany({
-      where: { seq: { gte: expectedSeq } }, orderBy: { seq: "asc" }, take: 1000,
+      where: { seq: { gte: expectedSeq } },
+      orderBy: { seq: "asc" },
+      take: 1000,
     });
     if (!rows.length) break;
     for (const r of rows) {

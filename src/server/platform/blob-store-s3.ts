@@ -2,8 +2,16 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
-import type { TEvidence } from "@/server/domain/source/source.types";
-import { blobCorrupt, blobStoreUnavailable, blobUri, hashFile, SHA256, type BlobStore } from "./blob-store";
+import {
+  blobCorrupt,
+  blobStoreUnavailable,
+  blobUri,
+  hashFile,
+  SCOPE_NAME,
+  SHA256,
+  type BlobStore,
+  type TEvidence,
+} from "./blob-store.types";
 import { sha256Hex } from "./crypto";
 import { AppError } from "./errors";
 import { logger } from "./logger";
@@ -93,7 +101,12 @@ export class S3BlobStore implements BlobStore {
     return this.upload(sha256, size, () => createReadStream(filePath), contentType);
   }
 
-  private async upload(sha256: string, size: number, body: () => Buffer | Readable, contentType?: string): Promise<TEvidence & { created: boolean }> {
+  private async upload(
+    sha256: string,
+    size: number,
+    body: () => Buffer | Readable,
+    contentType?: string,
+  ): Promise<TEvidence & { created: boolean }> {
     const evidence = { uri: blobUri(sha256), sha256, size_bytes: size };
     const Key = this.keyOf(sha256);
     if ((await this.headSize(Key)) === size) return { ...evidence, created: false };
@@ -103,10 +116,17 @@ export class S3BlobStore implements BlobStore {
     const stream = body();
     const up = new Upload({
       // Parts of a failed upload are aborted by abortOrphans (lib-storage's own abort fails too while the store is down).
-      client, partSize: PART_SIZE, queueSize: QUEUE_SIZE, leavePartsOnError: true,
+      client,
+      partSize: PART_SIZE,
+      queueSize: QUEUE_SIZE,
+      leavePartsOnError: true,
       params: {
-        Bucket: this.cfg.bucket, Key, Body: stream, ContentLength: size,
-        ContentType: contentType ?? "application/octet-stream", Metadata: { sha256 },
+        Bucket: this.cfg.bucket,
+        Key,
+        Body: stream,
+        ContentLength: size,
+        ContentType: contentType ?? "application/octet-stream",
+        Metadata: { sha256 },
       },
     });
     try {
@@ -142,7 +162,9 @@ export class S3BlobStore implements BlobStore {
   private async abortOrphans(s3: TSdk, client: S3Client): Promise<void> {
     for (const o of [...this.orphans]) {
       try {
-        await client.send(new s3.AbortMultipartUploadCommand({ Bucket: this.cfg.bucket, ...o }), { abortSignal: AbortSignal.timeout(5_000) });
+        await client.send(new s3.AbortMultipartUploadCommand({ Bucket: this.cfg.bucket, ...o }), {
+          abortSignal: AbortSignal.timeout(5_000),
+        });
       } catch (err) {
         if (statusOf(err) !== 404) return; // still down: later
       }
@@ -155,7 +177,10 @@ export class S3BlobStore implements BlobStore {
     const { s3, client } = await this.loadOrFail();
     let res;
     try {
-      res = await client.send(new s3.GetObjectCommand({ Bucket: this.cfg.bucket, Key: this.keyOf(sha256) }), deadline());
+      res = await client.send(
+        new s3.GetObjectCommand({ Bucket: this.cfg.bucket, Key: this.keyOf(sha256) }),
+        deadline(),
+      );
     } catch (err) {
       if (statusOf(err) === 404 || (err as TSdkError).name === "NoSuchKey") return null;
       throw this.mapError(err, "read");
@@ -174,9 +199,68 @@ export class S3BlobStore implements BlobStore {
     return Buffer.concat(chunks);
   }
 
+  async delete(sha256: string): Promise<void> {
+    if (!SHA256.test(sha256)) return;
+    const { s3, client } = await this.loadOrFail();
+    try {
+      await client.send(new s3.DeleteObjectCommand({ Bucket: this.cfg.bucket, Key: this.keyOf(sha256) }), deadline());
+    } catch (err) {
+      if (statusOf(err) === 404 || (err as TSdkError).name === "NoSuchKey") return;
+      throw this.mapError(err, "delete");
+    }
+  }
+
   async has(sha256: string): Promise<boolean> {
     if (!SHA256.test(sha256)) return false;
     return (await this.headSize(this.keyOf(sha256))) !== null;
+  }
+
+  private scoped = false;
+  private readonly scopes = new Map<string, S3BlobStore>();
+  scope(name: string): BlobStore {
+    if (!SCOPE_NAME.test(name)) throw new Error(`not a blob scope name: ${name}`);
+    let store = this.scopes.get(name);
+    if (!store) {
+      store = new S3BlobStore({ ...this.cfg, prefix: `${this.prefix}scopes/${name}/` });
+      store.scoped = true;
+      // One SDK client for the store and its scopes.
+      store.sdk = this.load();
+      this.scopes.set(name, store);
+    }
+    return store;
+  }
+
+  /**
+   * Lists the scope's keys a page (1000) at a time and deletes them one by one,
+   * 16 at once (DeleteObjects needs a Content-MD5 or checksum header that not
+   * every S3-compatible service accepts).
+   */
+  async deleteAll(): Promise<number> {
+    if (!this.scoped) throw new Error("the shared store is never emptied");
+    const { s3, client } = await this.loadOrFail();
+    let removed = 0;
+    let token: string | undefined;
+    try {
+      do {
+        const page = await client.send(
+          new s3.ListObjectsV2Command({ Bucket: this.cfg.bucket, Prefix: this.prefix, ContinuationToken: token }),
+          deadline(),
+        );
+        const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+        for (let i = 0; i < keys.length; i += 16) {
+          await Promise.all(
+            keys
+              .slice(i, i + 16)
+              .map((k) => client.send(new s3.DeleteObjectCommand({ Bucket: this.cfg.bucket, Key: k.Key }), deadline())),
+          );
+        }
+        removed += keys.length;
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    } catch (err) {
+      throw this.mapError(err, "delete");
+    }
+    return removed;
   }
 
   private async loadOrFail() {

@@ -1,73 +1,12 @@
-import { createHash, randomBytes } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { copyFile, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import type { TEvidence } from "@/server/domain/source/source.types";
 import { sha256Hex } from "./crypto";
 import { env } from "./env";
-import { AppError } from "./errors";
 import { S3BlobStore } from "./blob-store-s3";
+import { blobCorrupt, blobUri, hashFile, SCOPE_NAME, SHA256, type BlobStore, type TEvidence } from "./blob-store.types";
 
-/**
- * Content-addressed blob storage (snapshots, uploads, invocation bodies, build
- * logs, evidence). A blob's address is the sha256 of its bytes, so writing the
- * same bytes twice stores them once and the evidence reference (spec 2.1) is
- * stable. Two implementations: the filesystem (embedded default) and an
- * S3-compatible bucket (blob-store-s3.ts, chosen by CAPSTAN_BLOB_S3_BUCKET),
- * which several replicas share. Every read verifies the sha256.
- *
- * Failures are domain errors, never a stack: a store that cannot be reached is
- * 503 `blob_store_unavailable` (with Retry-After), bytes that do not match
- * their address are 503 `blob_corrupt`, a blob a record points at that the
- * store does not have is 503 `blob_missing` (raised by the callers that know
- * a record points at it).
- */
-export interface BlobStore {
-  readonly kind: "fs" | "s3";
-  /** Stores the bytes; `created` is false when a blob with this sha256 already existed. */
-  put(bytes: Buffer, contentType?: string): Promise<TEvidence & { created: boolean }>;
-  /** Stores a file's bytes, streaming (never the whole file in memory). */
-  putFile(filePath: string, contentType?: string): Promise<TEvidence & { created: boolean }>;
-  /** The bytes, or null when absent (or when `sha256` is not a sha256). */
-  get(sha256: string): Promise<Buffer | null>;
-  has(sha256: string): Promise<boolean>;
-}
-
-export const SHA256 = /^[0-9a-f]{64}$/;
-
-export function blobUri(sha256: string): string {
-  return `blob:sha256:${sha256}`;
-}
-
-/** The store cannot be reached or answered with a server error: 503 with Retry-After; the caller may retry. */
-export function blobStoreUnavailable(what: string, cause?: unknown): AppError {
-  return new AppError("unavailable", `The blob store is unavailable (${what}); retry shortly`, {
-    reason: "blob_store_unavailable", headers: { "retry-after": "5" }, cause,
-  });
-}
-
-export function blobCorrupt(sha256: string): AppError {
-  return new AppError("unavailable", `Blob ${sha256} is corrupt in the blob store (its content does not match its address)`, { reason: "blob_corrupt" });
-}
-
-export function blobMissing(sha256: string): AppError {
-  return new AppError("unavailable", `Blob ${sha256} is recorded but missing from the blob store`, { reason: "blob_missing" });
-}
-
-export function isBlobStoreOutage(err: unknown): boolean {
-  return err instanceof AppError && err.reason === "blob_store_unavailable";
-}
-
-/** sha256 and size of a file, read as a stream. */
-export async function hashFile(filePath: string): Promise<{ sha256: string; size: number }> {
-  const h = createHash("sha256");
-  let size = 0;
-  for await (const chunk of createReadStream(filePath)) {
-    h.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { sha256: h.digest("hex"), size };
-}
+export * from "./blob-store.types";
 
 /**
  * Filesystem store: `<root>/sha256/ab/cd/<sha256>`. Writes go to a temp file
@@ -97,7 +36,10 @@ export class FsBlobStore implements BlobStore {
   }
 
   private async place(
-    sha256: string, size: number, write: ((fh: import("node:fs/promises").FileHandle) => Promise<void>) | undefined, from?: string,
+    sha256: string,
+    size: number,
+    write: ((fh: import("node:fs/promises").FileHandle) => Promise<void>) | undefined,
+    from?: string,
   ): Promise<TEvidence & { created: boolean }> {
     const evidence = { uri: blobUri(sha256), sha256, size_bytes: size };
     const final = this.pathFor(sha256);
@@ -145,6 +87,27 @@ export class FsBlobStore implements BlobStore {
     const s = await stat(this.pathFor(sha256)).catch(() => null);
     return s?.isFile() ?? false;
   }
+
+  async delete(sha256: string): Promise<void> {
+    if (!SHA256.test(sha256)) return;
+    await rm(this.pathFor(sha256), { force: true });
+  }
+
+  private scoped = false;
+  scope(name: string): BlobStore {
+    if (!SCOPE_NAME.test(name)) throw new Error(`not a blob scope name: ${name}`);
+    const store = new FsBlobStore(path.join(this.rootDir, "scopes", name));
+    store.scoped = true;
+    return store;
+  }
+
+  async deleteAll(): Promise<number> {
+    if (!this.scoped) throw new Error("the shared store is never emptied");
+    const dir = path.join(this.rootDir, "sha256");
+    const files = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+    await rm(this.rootDir, { recursive: true, force: true });
+    return files.filter((f) => f.isFile()).length;
+  }
 }
 
 const g = globalThis as unknown as { __capstanBlobStore?: { key: string; store: BlobStore } };
@@ -158,8 +121,11 @@ export function blobStore(): BlobStore {
   const e = env();
   if (e.CAPSTAN_BLOB_S3_BUCKET) {
     const cfg = {
-      bucket: e.CAPSTAN_BLOB_S3_BUCKET, prefix: e.CAPSTAN_BLOB_S3_PREFIX, endpoint: e.CAPSTAN_BLOB_S3_ENDPOINT,
-      region: e.CAPSTAN_BLOB_S3_REGION, forcePathStyle: e.CAPSTAN_BLOB_S3_FORCE_PATH_STYLE,
+      bucket: e.CAPSTAN_BLOB_S3_BUCKET,
+      prefix: e.CAPSTAN_BLOB_S3_PREFIX,
+      endpoint: e.CAPSTAN_BLOB_S3_ENDPOINT,
+      region: e.CAPSTAN_BLOB_S3_REGION,
+      forcePathStyle: e.CAPSTAN_BLOB_S3_FORCE_PATH_STYLE,
     };
     const key = `s3:${JSON.stringify(cfg)}`;
     if (g.__capstanBlobStore?.key !== key) {

@@ -96,12 +96,15 @@ describe("parseJsonBody", () => {
     expect(parseJsonBody("", "text/plain")).toEqual({});
   });
 
-  it.each([null, "application/json", "application/json; charset=utf-8", "Application/JSON", "application/merge-patch+json"])(
-    "parses JSON sent as %s",
-    (contentType) => {
-      expect(parseJsonBody('{"a":[1,2]}', contentType)).toEqual({ a: [1, 2] });
-    },
-  );
+  it.each([
+    null,
+    "application/json",
+    "application/json; charset=utf-8",
+    "Application/JSON",
+    "application/merge-patch+json",
+  ])("parses JSON sent as %s", (contentType) => {
+    expect(parseJsonBody('{"a":[1,2]}', contentType)).toEqual({ a: [1, 2] });
+  });
 
   it("rejects text that is not JSON with 400 malformed_json", () => {
     const err = thrown(() => parseJsonBody("{not json", "application/json"));

@@ -27,7 +27,8 @@ function assertEncodable(value: unknown, depth: number): void {
     if (!Number.isFinite(value)) throw new Error("canonical JSON cannot encode non-finite numbers");
     return;
   }
-  if (typeof value === "bigint" || typeof value === "function" || typeof value === "symbol") throw new Error(`canonical JSON cannot encode ${typeof value}`);
+  if (typeof value === "bigint" || typeof value === "function" || typeof value === "symbol")
+    throw new Error(`canonical JSON cannot encode ${typeof value}`);
   if (value === null || typeof value !== "object") return;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === "function") return assertEncodable((toJSON as () => unknown).call(value), depth + 1);

@@ -124,7 +124,8 @@ export async function stopChangeSignals(): Promise<void> {
 }
 
 async function connect(l: TListener, isReconnect: boolean): Promise<void> {
-  const url = env().DATABASE_URL;
+  // LISTEN needs a session of its own: a direct connection (never through a transaction-mode pooler).
+  const url = env().DATABASE_URL ? (env().DATABASE_DIRECT_URL ?? env().DATABASE_URL) : undefined;
   if (l.stopped || l.connecting || !url) return;
   l.connecting = true;
   const { default: pg } = await import("pg");

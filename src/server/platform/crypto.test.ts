@@ -79,7 +79,12 @@ describe("seal / unseal", () => {
     expect(() => unseal(withPart(sealed, 4, flipBit), "aad")).toThrow();
     expect(() => unseal(withPart(sealed, 3, flipBit), "aad")).toThrow();
     expect(() => unseal(withPart(sealed, 2, flipBit), "aad")).toThrow();
-    expect(() => unseal(withPart(sealed, 4, (ct) => ct + "AA"), "aad")).toThrow();
+    expect(() =>
+      unseal(
+        withPart(sealed, 4, (ct) => ct + "AA"),
+        "aad",
+      ),
+    ).toThrow();
     expect(unseal(sealed, "aad")).toBe("tamper me");
   });
 

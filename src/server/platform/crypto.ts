@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "./env";
@@ -38,7 +46,8 @@ function loadKeys() {
       writeFileSync(file, randomBytes(32).toString("base64") + "\n", { mode: 0o600 });
       logger.warn("crypto.master_key_generated", {
         file,
-        warning: "CAPSTAN_MASTER_KEY is unset: generated a key-encryption key on disk. Set CAPSTAN_MASTER_KEY in production and keep it out of the data directory.",
+        warning:
+          "CAPSTAN_MASTER_KEY is unset: generated a key-encryption key on disk. Set CAPSTAN_MASTER_KEY in production and keep it out of the data directory.",
       });
     }
     raw = readFileSync(file, "utf8");
@@ -122,4 +131,36 @@ export function safeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a);
   const bb = Buffer.from(b);
   return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/**
+ * A workspace's data key (backups of its managed databases): HKDF-SHA256 of
+ * a key-encryption key with the workspace id as info, so every workspace's
+ * backups have their own key and nothing per workspace is stored. `kek` picks
+ * an older master key (recorded with each backup) so backups made before a
+ * master-key rotation still decrypt while that key is listed as previous.
+ */
+export function workspaceDataKey(workspaceId: string, kek?: string): { kekId: string; key: Buffer } {
+  const k = loadKeys();
+  const chosen = kek ? k.all.get(kek) : k.current;
+  if (!chosen) throw new Error(`unknown key-encryption key ${kek}`);
+  return {
+    kekId: chosen.id,
+    key: Buffer.from(hkdfSync("sha256", chosen.key, Buffer.alloc(0), `capstan:workspace-data:${workspaceId}`, 32)),
+  };
+}
+
+/**
+ * A key for one purpose (HKDF-SHA256 of a key-encryption key): the current
+ * master key's, or an older one's by id while it is listed as previous, so
+ * what was signed before a rotation still verifies (presigned object URLs).
+ */
+export function purposeKey(purpose: string, kek?: string): { kekId: string; key: Buffer } | null {
+  const k = loadKeys();
+  const chosen = kek ? k.all.get(kek) : k.current;
+  if (!chosen) return null;
+  return {
+    kekId: chosen.id,
+    key: Buffer.from(hkdfSync("sha256", chosen.key, Buffer.alloc(0), `capstan/${purpose}`, 32)),
+  };
 }

@@ -45,7 +45,13 @@ export function egressBlocked(err: unknown): EgressBlockedError | null {
  * documentation, benchmarking, reserved, ORCHID, discard and SRv6 are not.
  */
 const PUBLIC_V4_RANGES: ReadonlySet<string> = new Set(["unicast", "as112", "amt"]);
-const PUBLIC_V6_RANGES: ReadonlySet<string> = new Set(["unicast", "teredo", "amt", "as112v6", "droneRemoteIdProtocolEntityTags"]);
+const PUBLIC_V6_RANGES: ReadonlySet<string> = new Set([
+  "unicast",
+  "teredo",
+  "amt",
+  "as112v6",
+  "droneRemoteIdProtocolEntityTags",
+]);
 /** ::a.b.c.d (IPv4-compatible, deprecated; :: and ::1 included), NAT64 well-known prefix (RFC 6052). */
 const V4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
 const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
@@ -93,7 +99,11 @@ export function isPublicAddress(ip: string): boolean {
  * here; the connect-time guard judges where it resolves.
  */
 export function isPrivateHostLiteral(host: string): boolean {
-  let h = host.trim().toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  let h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
   if (!isIP(h)) {
     try {
       h = new URL(`http://${h}`).hostname.replace(/^\[|\]$/g, "");
@@ -133,7 +143,8 @@ export async function resolveEgress(purpose: TEgressPurpose, hostname: string): 
   }
   const addresses = await dns.promises.lookup(h, { all: true });
   if (!addresses.length) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: "ENOTFOUND" });
-  if (!egressAllowsPrivate(purpose) && addresses.some((a) => !isPublicAddress(a.address))) throw new EgressBlockedError(h);
+  if (!egressAllowsPrivate(purpose) && addresses.some((a) => !isPublicAddress(a.address)))
+    throw new EgressBlockedError(h);
   return addresses;
 }
 
@@ -184,7 +195,11 @@ export function egressAgent(purpose: TEgressPurpose): Agent {
 export type TEgressResponse = Response;
 
 /** undici's fetch through the purpose's agent; a refused connection rejects with EgressBlockedError itself. */
-export async function egressFetch(purpose: TEgressPurpose, url: string | URL, init: RequestInit = {}): Promise<Response> {
+export async function egressFetch(
+  purpose: TEgressPurpose,
+  url: string | URL,
+  init: RequestInit = {},
+): Promise<Response> {
   try {
     return await undiciFetch(url, { ...init, dispatcher: egressAgent(purpose) });
   } catch (err) {

@@ -4,7 +4,10 @@ import {
   ERROR_CATALOGUE,
   ERROR_CODES,
   PROBLEM_BASE,
+  STATUS_TITLES,
+  codeForStatus,
   issuePath,
+  problemBody,
   problemResponse,
   toAppError,
   toProblem,
@@ -59,12 +62,47 @@ describe("AppError status override", () => {
   it.each([
     ["bad_request", 500, 400],
     ["bad_request", 404, 400],
-    ["not_found", 410, 404],
+    ["not_found", 413, 404],
     ["forbidden", 413, 403],
     ["internal", 502, 500],
   ] as const)("%s with disallowed status %i falls back to %i", (code, status, expected) => {
     expect(new AppError(code, "x", { status }).status).toBe(expected);
   });
+});
+
+describe("problem documents agree with their response", () => {
+  it.each([
+    ["bad_request", 405],
+    ["bad_request", 413],
+    ["bad_request", 415],
+    ["not_found", 410],
+    ["unavailable", 502],
+    ["unavailable", 504],
+  ] as const)("%s carried at %i has that status and its title", async (code, status) => {
+    const res = problemResponse(new AppError(code, "x", { status }), ctx);
+    expect(res.status).toBe(status);
+    expect(await res.json()).toMatchObject({ status, title: STATUS_TITLES[status], code });
+  });
+
+  it("every default status of the catalogue has its catalogue title", () => {
+    for (const c of ERROR_CODES) expect(STATUS_TITLES[ERROR_CATALOGUE[c].status]).toBe(ERROR_CATALOGUE[c].title);
+  });
+
+  it.each(Object.keys(STATUS_TITLES).map(Number))(
+    "problemBody(%i) says that status, its title and a catalogue code",
+    (status) => {
+      const body = JSON.parse(problemBody(status, "d", { reason: "why" }));
+      expect(body).toMatchObject({
+        status,
+        title: STATUS_TITLES[status],
+        detail: "d",
+        reason: "why",
+        type: PROBLEM_BASE + "why",
+      });
+      expect(ERROR_CODES).toContain(body.code);
+      expect(codeForStatus(status)).toBe(body.code);
+    },
+  );
 });
 
 describe("toAppError", () => {

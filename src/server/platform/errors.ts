@@ -1,3 +1,5 @@
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./db-unavailable";
+
 /**
  * The one domain error type. Services throw AppError; each transport converts
  * it exactly once: REST/Bridge -> problem+json (problemResponse), tRPC ->
@@ -19,10 +21,71 @@ export const ERROR_CATALOGUE = {
 export type TErrorCode = keyof typeof ERROR_CATALOGUE;
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as TErrorCode[];
 
-/** Statuses a code may carry besides its default (e.g. 413 and 415 are bad requests). */
+/** Statuses a code may carry besides its default (e.g. 413 and 415 are bad requests, 410 a resource that is gone). */
 const EXTRA_STATUSES: Partial<Record<TErrorCode, readonly number[]>> = {
   bad_request: [405, 413, 415],
+  not_found: [410],
+  unavailable: [502, 504],
 };
+
+/**
+ * A problem document's `title` is the title of its HTTP status, never of its
+ * code's default status: a 410 says "Gone", not "Not found". Every status a
+ * problem may carry is here (the codes' defaults and EXTRA_STATUSES); the
+ * response validator of the tests holds the same table and checks every
+ * problem+json body against the response's own status.
+ */
+export const STATUS_TITLES: Readonly<Record<number, string>> = {
+  400: "Bad request",
+  401: "Unauthenticated",
+  403: "Forbidden",
+  404: "Not found",
+  405: "Method not allowed",
+  409: "Conflict",
+  410: "Gone",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  422: "Validation failed",
+  429: "Rate limited",
+  500: "Internal error",
+  502: "Bad gateway",
+  503: "Service unavailable",
+  504: "Gateway timeout",
+};
+
+/** The problem title of an HTTP status (a status outside the table falls back to its class). */
+export function statusTitle(status: number): string {
+  return STATUS_TITLES[status] ?? (status >= 500 ? "Internal error" : "Bad request");
+}
+
+/** The catalogue code a bare HTTP status stands for (its default owner, else the code that lists it as extra). */
+export function codeForStatus(status: number): TErrorCode {
+  const owner =
+    ERROR_CODES.find((c) => ERROR_CATALOGUE[c].status === status) ??
+    ERROR_CODES.find((c) => EXTRA_STATUSES[c]?.includes(status));
+  return owner ?? (status >= 500 ? "internal" : "bad_request");
+}
+
+/**
+ * A problem document for transports outside the REST boundary (raw node
+ * sockets, the runner gateway, bucket APIs): the same rules, the code, status
+ * and title always from the HTTP status the caller writes.
+ */
+export function problemBody(
+  status: number,
+  detail: string,
+  extra: { reason?: string; instance?: string; correlation_id?: string } = {},
+): string {
+  const code = codeForStatus(status);
+  return JSON.stringify({
+    type: PROBLEM_BASE + (extra.reason ?? code),
+    title: statusTitle(status),
+    status,
+    detail,
+    code,
+    ...extra,
+  });
+}
 
 export type TFieldError = { path: string; message: string; code?: string };
 
@@ -91,6 +154,14 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const raced = raceToAppError(err);
   if (raced) return raced;
+  // No connection to be had (limit reached, pooler full, server restarting): nothing was done, retry.
+  if (isDatabaseUnavailable(err)) {
+    return new AppError("unavailable", "The database has no connection free for this request; retry shortly", {
+      reason: "database_unavailable",
+      headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
+      cause: err,
+    });
+  }
   return new AppError("internal", "An internal error occurred. Quote the correlation id when reporting it.", {
     cause: err,
   });
@@ -101,11 +172,19 @@ function raceToAppError(err: unknown): AppError | null {
   if (!e || typeof e !== "object" || e.name !== "PrismaClientKnownRequestError") return null;
   switch (e.code) {
     case "P2025":
-      return new AppError("not_found", "The resource was not found (a concurrent request may have just deleted it)", { cause: err });
+      return new AppError("not_found", "The resource was not found (a concurrent request may have just deleted it)", {
+        cause: err,
+      });
     case "P2002":
-      return new AppError("conflict", "A concurrent request created the same resource", { reason: "already_exists", cause: err });
+      return new AppError("conflict", "A concurrent request created the same resource", {
+        reason: "already_exists",
+        cause: err,
+      });
     case "P2034":
-      return new AppError("conflict", "A concurrent request changed the same resource; retry", { reason: "write_conflict", cause: err });
+      return new AppError("conflict", "A concurrent request changed the same resource; retry", {
+        reason: "write_conflict",
+        cause: err,
+      });
     default:
       return null;
   }
@@ -114,7 +193,7 @@ function raceToAppError(err: unknown): AppError | null {
 export function toProblem(err: AppError, ctx: { instance: string; correlationId: string }): TProblem {
   const problem: TProblem = {
     type: PROBLEM_BASE + (err.reason ?? err.code),
-    title: ERROR_CATALOGUE[err.code].title,
+    title: statusTitle(err.status),
     status: err.status,
     detail: err.message,
     instance: ctx.instance,
@@ -147,7 +226,12 @@ export function issuePath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 export function zodIssuesToErrors(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: ReadonlyArray<string> }>,
+  issues: ReadonlyArray<{
+    path: ReadonlyArray<PropertyKey>;
+    message: string;
+    code?: string;
+    keys?: ReadonlyArray<string>;
+  }>,
 ): TFieldError[] {
   return issues.flatMap((i) =>
     // An unknown member points at itself, not at its parent object.

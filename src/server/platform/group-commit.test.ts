@@ -71,7 +71,12 @@ describe("GroupCommit", () => {
       return items;
     });
     const first = gc.add(0);
-    const rest = [1, 2, 3].map((i) => gc.add(i).then((v) => ({ ok: v }), (e: Error) => ({ err: e.message })));
+    const rest = [1, 2, 3].map((i) =>
+      gc.add(i).then(
+        (v) => ({ ok: v }),
+        (e: Error) => ({ err: e.message }),
+      ),
+    );
     release();
     await first;
     expect(await Promise.all(rest)).toEqual([{ ok: 1 }, { ok: 2 }, { err: "bad item 3" }]);

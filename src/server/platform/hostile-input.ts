@@ -55,7 +55,8 @@ export function assertSafeInput(value: unknown, what = "request"): void {
     const keys = Object.keys(v);
     for (let i = keys.length - 1; i >= 0; i--) {
       const k = keys[i]!;
-      if (!isSafeString(k)) throw unsafeString([...pathOf(node), k.replace(new RegExp(UNSAFE_CHARS.source, "g"), "\ufffd")], what);
+      if (!isSafeString(k))
+        throw unsafeString([...pathOf(node), k.replace(new RegExp(UNSAFE_CHARS.source, "g"), "\ufffd")], what);
       stack.push({ v: (v as Record<string, unknown>)[k], key: k, depth, parent: node });
     }
   }
@@ -64,5 +65,8 @@ export function assertSafeInput(value: unknown, what = "request"): void {
 function unsafeString(path: PropertyKey[], what: string): AppError {
   const at = issuePath(path);
   const message = "must not contain NUL characters or unpaired UTF-16 surrogates";
-  return new AppError("bad_request", `${at} in the ${what} ${message}`, { reason: "invalid_string", errors: [{ path: at, message }] });
+  return new AppError("bad_request", `${at} in the ${what} ${message}`, {
+    reason: "invalid_string",
+    errors: [{ path: at, message }],
+  });
 }

@@ -90,7 +90,9 @@ export async function claimIdempotencyKey(scope: TIdemScope, requestHash: string
 
 export async function completeIdempotencyKey(id: string, response: TStoredResponse): Promise<void> {
   if (response.status >= 500) {
-    await db().idempotencyKey.delete({ where: { id } }).catch(() => undefined);
+    await db()
+      .idempotencyKey.delete({ where: { id } })
+      .catch(() => undefined);
     return;
   }
   await db().idempotencyKey.update({
@@ -105,7 +107,9 @@ export async function completeIdempotencyKey(id: string, response: TStoredRespon
 }
 
 export async function releaseIdempotencyKey(id: string): Promise<void> {
-  await db().idempotencyKey.delete({ where: { id } }).catch(() => undefined);
+  await db()
+    .idempotencyKey.delete({ where: { id } })
+    .catch(() => undefined);
 }
 
 export async function sweepIdempotencyKeys(): Promise<number> {

@@ -5,15 +5,75 @@ import { z } from "zod";
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
 export const ID_PREFIXES = [
-  "mres", "ws", "usr", "prod", "rev", "ver", "rel", "env", "dep", "srf", "acc", "ses", "inv",
-  "exe", "evt", "pend", "ddl", "ntf", "pipe", "fnd", "qual", "cred", "bind", "hdl", "cap", "svc",
-  "frz", "adj", "fix", "upl", "dom", "wb", "ctx", "aud", "pay", "ivc", "rfd",
+  "mres",
+  "ws",
+  "usr",
+  "prod",
+  "rev",
+  "ver",
+  "rel",
+  "env",
+  "dep",
+  "srf",
+  "acc",
+  "ses",
+  "inv",
+  "exe",
+  "evt",
+  "pend",
+  "ddl",
+  "ntf",
+  "pipe",
+  "fnd",
+  "qual",
+  "cred",
+  "bind",
+  "hdl",
+  "cap",
+  "svc",
+  "frz",
+  "adj",
+  "fix",
+  "upl",
+  "dom",
+  "wb",
+  "ctx",
+  "aud",
+  "pay",
+  "ivc",
+  "rfd",
   // Our own resources that the spec does not name.
-  "tok", "mem", "idem", "whk", "wat", "dlq", "rsv",
+  "tok",
+  "mem",
+  "idem",
+  "whk",
+  "wat",
+  "dlq",
+  "rsv",
+  "rsl",
   // Invitations to a workspace (inv_ is the spec's invocation).
   "invt",
   // Billing (docs/decisions.md "Billing"): rate card versions, grants, ledger entries.
-  "rcv", "gnt", "led",
+  "rcv",
+  "gnt",
+  "led",
+  // Billing test clocks (issue #36).
+  "clk",
+  // Credit notes against invoices (issue #36 item 5).
+  "crn",
+  // Billing collection (issue #36): saved payment methods, their setups, invoice collection attempts.
+  "pmt",
+  "pms",
+  "col",
+  // Managed resource backups and restores (issue #33).
+  "bak",
+  "rst",
+  // Managed resource credentials (login roles; issue #33 item 5).
+  "mcred",
+  // Run-log segments, push hooks and their deliveries (issue #37).
+  "lseg",
+  "hook",
+  "hkd",
 ] as const;
 export type TIdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -8,8 +8,12 @@ let err: string[];
 beforeEach(() => {
   out = [];
   err = [];
-  vi.spyOn(process.stdout, "write").mockImplementation(((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write);
-  vi.spyOn(process.stderr, "write").mockImplementation(((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write);
+  vi.spyOn(process.stdout, "write").mockImplementation(
+    ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write,
+  );
+  vi.spyOn(process.stderr, "write").mockImplementation(
+    ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write,
+  );
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -35,7 +39,10 @@ describe("logger", () => {
     expect(d).toMatchObject({ level: "debug", msg: "d", a: 1 });
     expect(new Date(String(d!.time)).toISOString()).toBe(d!.time);
     expect(i).toMatchObject({ level: "info", msg: "i", correlation_id: "evt_1", max_tokens_per_call: 5, ai_tokens: 7 });
-    expect(parsed(err)).toMatchObject([{ level: "warn", msg: "w" }, { level: "error", msg: "e", error: "Error: x\n    at f (a.ts:1:1)" }]);
+    expect(parsed(err)).toMatchObject([
+      { level: "warn", msg: "w" },
+      { level: "error", msg: "e", error: "Error: x\n    at f (a.ts:1:1)" },
+    ]);
     expect(d).not.toHaveProperty("pid");
   });
 
@@ -58,8 +65,16 @@ describe("logger", () => {
     level("info");
     const secret = "CAPSTAN-SECRET-0123456789";
     logger.info("x", {
-      accessToken: secret, verificationToken: secret, idToken: secret, privateJwkSealed: secret, secretSealed: secret, passwordHash: secret,
-      client_secret: secret, apiKey: secret, authorization: secret, plaintext: secret,
+      accessToken: secret,
+      verificationToken: secret,
+      idToken: secret,
+      privateJwkSealed: secret,
+      secretSealed: secret,
+      passwordHash: secret,
+      client_secret: secret,
+      apiKey: secret,
+      authorization: secret,
+      plaintext: secret,
       request: { token: secret, refresh_token: secret, headers: { cookie: secret, host: "h" } },
       headers: { "set-cookie": secret, "x-api-key": secret, "proxy-authorization": secret },
       deep: [{ a: { b: { c: { password: secret } } } }],
@@ -67,15 +82,34 @@ describe("logger", () => {
     });
     expect(out.join("")).not.toContain(secret);
     const [line] = parsed(out);
-    expect(line).toMatchObject({ accessToken: "[redacted]", verificationToken: "[redacted]", request: { token: "[redacted]", headers: { host: "h" } }, binding_id: "pbd_1" });
+    expect(line).toMatchObject({
+      accessToken: "[redacted]",
+      verificationToken: "[redacted]",
+      request: { token: "[redacted]", headers: { host: "h" } },
+      binding_id: "pbd_1",
+    });
   });
 });
 
 describe("redact", () => {
   it("censors secret-looking names, keeps token counts, leaves dates and primitives", () => {
     const at = new Date(0);
-    expect(redact({ secret: "s", max_tokens: 3, input_tokens: 2, refresh_token: "r", nested: [{ api_key: "k", at }], n: null })).toEqual({
-      secret: "[redacted]", max_tokens: 3, input_tokens: 2, refresh_token: "[redacted]", nested: [{ api_key: "[redacted]", at }], n: null,
+    expect(
+      redact({
+        secret: "s",
+        max_tokens: 3,
+        input_tokens: 2,
+        refresh_token: "r",
+        nested: [{ api_key: "k", at }],
+        n: null,
+      }),
+    ).toEqual({
+      secret: "[redacted]",
+      max_tokens: 3,
+      input_tokens: 2,
+      refresh_token: "[redacted]",
+      nested: [{ api_key: "[redacted]", at }],
+      n: null,
     });
     expect(redact("plain")).toBe("plain");
   });

@@ -14,7 +14,8 @@ type TLevel = "debug" | "info" | "warn" | "error";
 type TThreshold = TLevel | "silent";
 
 // "token" only as a whole word or suffix, so max_tokens_per_call or ai_tokens stay readable.
-const SECRET_KEY = /secret|password|passwd|authorization|cookie|private_?key|api[_-]?key|^token$|[_-]token$|^(access|refresh|id)[_-]?token/i;
+const SECRET_KEY =
+  /secret|password|passwd|authorization|cookie|private_?key|api[_-]?key|^token$|[_-]token$|^(access|refresh|id)[_-]?token/i;
 const CENSOR = "[redacted]";
 
 export function redact(value: unknown, depth = 0): unknown {
@@ -34,16 +35,51 @@ export function redact(value: unknown, depth = 0): unknown {
  * Some (the *Token ones) do not match SECRET_KEY: the paths are what catches them.
  */
 const SECRET_FIELDS = [
-  "secret", "secretSealed", "secret_sealed", "secretHash", "secret_hash", "sealedSecret", "sealed_secret",
-  "previousSecretSealed", "previous_secret_sealed", "previousSecretHash", "previous_secret_hash",
-  "password", "passwordHash", "password_hash", "clientSecret", "client_secret",
-  "token", "accessToken", "access_token", "refreshToken", "refresh_token", "idToken", "id_token", "verificationToken", "verification_token",
-  "apiKey", "api_key", "privateKey", "private_key", "privateJwk", "private_jwk", "privateJwkSealed", "private_jwk_sealed",
-  "authorization", "cookie", "sealed", "plaintext",
+  "secret",
+  "secretSealed",
+  "secret_sealed",
+  "secretHash",
+  "secret_hash",
+  "sealedSecret",
+  "sealed_secret",
+  "previousSecretSealed",
+  "previous_secret_sealed",
+  "previousSecretHash",
+  "previous_secret_hash",
+  "password",
+  "passwordHash",
+  "password_hash",
+  "clientSecret",
+  "client_secret",
+  "token",
+  "accessToken",
+  "access_token",
+  "refreshToken",
+  "refresh_token",
+  "idToken",
+  "id_token",
+  "verificationToken",
+  "verification_token",
+  "apiKey",
+  "api_key",
+  "privateKey",
+  "private_key",
+  "privateJwk",
+  "private_jwk",
+  "privateJwkSealed",
+  "private_jwk_sealed",
+  "authorization",
+  "cookie",
+  "sealed",
+  "plaintext",
 ] as const;
 export const REDACT_PATHS: readonly string[] = [
   ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`]),
-  ...["headers", "*.headers"].flatMap((h) => [`${h}["set-cookie"]`, `${h}["x-api-key"]`, `${h}["proxy-authorization"]`]),
+  ...["headers", "*.headers"].flatMap((h) => [
+    `${h}["set-cookie"]`,
+    `${h}["x-api-key"]`,
+    `${h}["proxy-authorization"]`,
+  ]),
 ];
 
 // One pino instance per threshold; LOG_LEVEL is read at each call (tests switch it with resetEnvCache).
@@ -67,7 +103,13 @@ function instance(threshold: TThreshold): Logger<never> {
         redact: { paths: [...REDACT_PATHS], censor: CENSOR },
       },
       // dedupe: a line goes to the matching stream of the highest level only.
-      pino.multistream([{ level: "debug", stream: stdout }, { level: "warn", stream: stderr }], { dedupe: true }),
+      pino.multistream(
+        [
+          { level: "debug", stream: stdout },
+          { level: "warn", stream: stderr },
+        ],
+        { dedupe: true },
+      ),
     );
     instances.set(threshold, log);
   }

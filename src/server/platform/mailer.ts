@@ -11,7 +11,13 @@ import { logger } from "./logger";
  * is the operator's configuration, so it may be private (a relay on the host).
  * One pooled transport per URL.
  */
-export type TMail = { to: string; subject: string; text: string; html: string };
+export type TMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
+};
 
 const transports = new Map<string, nodemailer.Transporter>();
 
@@ -33,9 +39,13 @@ export function mailConfigured(): boolean {
 /** 503 when no sender is configured: say which setting is missing. */
 export function requireMailer(): void {
   if (!mailConfigured()) {
-    throw new AppError("unavailable", "This Capstan has no mail sender configured (CAPSTAN_SMTP_URL), so it cannot send invitations", {
-      reason: "mail_not_configured",
-    });
+    throw new AppError(
+      "unavailable",
+      "This Capstan has no mail sender configured (CAPSTAN_SMTP_URL), so it cannot send invitations",
+      {
+        reason: "mail_not_configured",
+      },
+    );
   }
 }
 
@@ -48,7 +58,14 @@ export async function sendMail(m: TMail): Promise<string | null> {
   const url = env().CAPSTAN_SMTP_URL;
   if (!url) return "no mail sender is configured (CAPSTAN_SMTP_URL)";
   try {
-    const info = (await transport(url).sendMail({ from: env().CAPSTAN_MAIL_FROM, to: m.to, subject: m.subject, text: m.text, html: m.html })) as {
+    const info = (await transport(url).sendMail({
+      from: env().CAPSTAN_MAIL_FROM,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+      attachments: m.attachments,
+    })) as {
       rejected?: unknown[];
     };
     if (info.rejected?.length) return `the mail server refused the recipient ${m.to}`;

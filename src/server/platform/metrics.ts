@@ -14,7 +14,12 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
 const LAG_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300];
 
 type TPool = { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number } };
-export type TOutboxGauges = { undispatched: number; oldestUndispatchedSeconds: number; pendingDeliveries: number; openReservations: number };
+export type TOutboxGauges = {
+  undispatched: number;
+  oldestUndispatchedSeconds: number;
+  pendingDeliveries: number;
+  openReservations: number;
+};
 
 function build() {
   const registry = new Registry();
@@ -28,51 +33,82 @@ function build() {
     bridgeDuration: new Histogram({
       name: "capstan_bridge_request_duration_seconds",
       help: "Bridge calls: arrival to the last byte written, by capability and outcome.",
-      labelNames: ["capability", "outcome"], buckets: LATENCY_BUCKETS, registers: [registry],
+      labelNames: ["capability", "outcome"],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
     }),
     bridgeOverhead: new Histogram({
       name: "capstan_bridge_overhead_seconds",
       help: "Bridge calls: time Capstan spent (total minus the provider's), by capability and outcome.",
-      labelNames: ["capability", "outcome"], buckets: LATENCY_BUCKETS, registers: [registry],
+      labelNames: ["capability", "outcome"],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
     }),
     bridgeDenials: new Counter({
       name: "capstan_bridge_denials_total",
       help: "Bridge calls refused before the provider (permission, policy, binding, budget, rate), by capability and reason.",
-      labelNames: ["capability", "reason"], registers: [registry],
+      labelNames: ["capability", "reason"],
+      registers: [registry],
     }),
     bridgeCharged: new Counter({
       name: "capstan_bridge_reserved_units_total",
       help: "Usage units settled against budget reservations, by capability.",
-      labelNames: ["capability"], registers: [registry],
+      labelNames: ["capability"],
+      registers: [registry],
     }),
     dispatchLag: new Histogram({
       name: "capstan_outbox_dispatch_lag_seconds",
       help: "Outbox events: written to dispatched.",
-      buckets: LAG_BUCKETS, registers: [registry],
+      buckets: LAG_BUCKETS,
+      registers: [registry],
     }),
-    dispatched: new Counter({ name: "capstan_outbox_dispatched_total", help: "Outbox events dispatched.", registers: [registry] }),
+    dispatched: new Counter({
+      name: "capstan_outbox_dispatched_total",
+      help: "Outbox events dispatched.",
+      registers: [registry],
+    }),
     deliveries: new Counter({
       name: "capstan_webhook_deliveries_total",
       help: "Webhook delivery attempts by outcome (delivered, retry, dead, disabled, failed).",
-      labelNames: ["outcome"], registers: [registry],
+      labelNames: ["outcome"],
+      registers: [registry],
     }),
     deliveryDuration: new Histogram({
       name: "capstan_webhook_request_duration_seconds",
       help: "Webhook requests: send to answer (or error).",
-      buckets: LATENCY_BUCKETS, registers: [registry],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
     }),
-    purged: new Counter({ name: "capstan_retention_purged_rows_total", help: "Rows removed by the retention purge, by kind.", labelNames: ["kind"], registers: [registry] }),
+    purged: new Counter({
+      name: "capstan_retention_purged_rows_total",
+      help: "Rows removed by the retention purge, by kind.",
+      labelNames: ["kind"],
+      registers: [registry],
+    }),
   };
   const gauge = (name: string, help: string, labelNames: string[], collect: (g: Gauge) => void | Promise<void>) =>
-    new Gauge({ name, help, labelNames, registers: [registry], collect() { return collect(this); } });
-  gauge("capstan_db_pool_connections", "Database pool connections by pool and state (total, idle, waiting clients, max).", ["pool", "state"], (g) => {
-    for (const [name, p] of pools) {
-      g.set({ pool: name, state: "total" }, p.totalCount);
-      g.set({ pool: name, state: "idle" }, p.idleCount);
-      g.set({ pool: name, state: "waiting" }, p.waitingCount);
-      if (p.options?.max) g.set({ pool: name, state: "max" }, p.options.max);
-    }
-  });
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        return collect(this);
+      },
+    });
+  gauge(
+    "capstan_db_pool_connections",
+    "Database pool connections by pool and state (total, idle, waiting clients, max).",
+    ["pool", "state"],
+    (g) => {
+      for (const [name, p] of pools) {
+        g.set({ pool: name, state: "total" }, p.totalCount);
+        g.set({ pool: name, state: "idle" }, p.idleCount);
+        g.set({ pool: name, state: "waiting" }, p.waitingCount);
+        if (p.options?.max) g.set({ pool: name, state: "max" }, p.options.max);
+      }
+    },
+  );
   let cached: { at: number; value: Promise<TOutboxGauges | null> } | undefined;
   // One query set per scrape even though four gauges read it.
   const outbox = () => {
@@ -84,14 +120,24 @@ function build() {
     const o = await outbox();
     if (o) g.set(o.undispatched);
   });
-  gauge("capstan_outbox_lag_seconds", "Age of the oldest undispatched outbox event (0 when drained).", [], async (g) => {
-    const o = await outbox();
-    if (o) g.set(o.oldestUndispatchedSeconds);
-  });
-  gauge("capstan_webhook_pending_deliveries", "Webhook deliveries waiting (due, leased or scheduled for a retry).", [], async (g) => {
-    const o = await outbox();
-    if (o) g.set(o.pendingDeliveries);
-  });
+  gauge(
+    "capstan_outbox_lag_seconds",
+    "Age of the oldest undispatched outbox event (0 when drained).",
+    [],
+    async (g) => {
+      const o = await outbox();
+      if (o) g.set(o.oldestUndispatchedSeconds);
+    },
+  );
+  gauge(
+    "capstan_webhook_pending_deliveries",
+    "Webhook deliveries waiting (due, leased or scheduled for a retry).",
+    [],
+    async (g) => {
+      const o = await outbox();
+      if (o) g.set(o.pendingDeliveries);
+    },
+  );
   gauge("capstan_budget_reservations_open", "Budget reservations held by calls in flight.", [], async (g) => {
     const o = await outbox();
     if (o) g.set(o.openReservations);
@@ -105,7 +151,14 @@ function metrics(): ReturnType<typeof build> {
 }
 
 /** One finished Bridge call (from the Bridge's record path). */
-export function observeBridgeCall(c: { capability: string; outcome: string; reason?: string | null; totalMs: number; overheadMs: number; units?: number }): void {
+export function observeBridgeCall(c: {
+  capability: string;
+  outcome: string;
+  reason?: string | null;
+  totalMs: number;
+  overheadMs: number;
+  units?: number;
+}): void {
   const m = metrics();
   const labels = { capability: c.capability, outcome: c.outcome };
   m.bridgeDuration.observe(labels, c.totalMs / 1000);

@@ -44,12 +44,22 @@ export function nameTaken(table: TNamedTable, name: string, holderId?: string): 
   return new AppError(
     "conflict",
     `A ${what} named "${name}" already exists in this workspace${holderId ? ` (${holderId})` : ""}; names are unique, ignoring case`,
-    { reason: "name_taken", errors: [{ path: "/name", message: "is already used in this workspace", code: "name_taken" }], extensions: holderId ? { conflicting_id: holderId } : undefined },
+    {
+      reason: "name_taken",
+      errors: [{ path: "/name", message: "is already used in this workspace", code: "name_taken" }],
+      extensions: holderId ? { conflicting_id: holderId } : undefined,
+    },
   );
 }
 
 /** The id of the live row of the workspace that holds this name (ignoring case), other than `exceptId`. */
-export async function nameHolder(tx: TTx, table: TNamedTable, workspaceId: string, name: string, exceptId?: string): Promise<string | null> {
+export async function nameHolder(
+  tx: TTx,
+  table: TNamedTable,
+  workspaceId: string,
+  name: string,
+  exceptId?: string,
+): Promise<string | null> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM ${Prisma.raw(`"${table}"`)}
      WHERE workspace_id = ${workspaceId} AND lower(name) = lower(${name}) AND id <> ${exceptId ?? ""}${LIVE[table]}
@@ -58,7 +68,13 @@ export async function nameHolder(tx: TTx, table: TNamedTable, workspaceId: strin
 }
 
 /** 409 name_taken when another live row of the workspace holds the name. */
-export async function assertNameFree(tx: TTx, table: TNamedTable, workspaceId: string, name: string, exceptId?: string): Promise<void> {
+export async function assertNameFree(
+  tx: TTx,
+  table: TNamedTable,
+  workspaceId: string,
+  name: string,
+  exceptId?: string,
+): Promise<void> {
   const holder = await nameHolder(tx, table, workspaceId, name, exceptId);
   if (holder) throw nameTaken(table, name, holder);
 }

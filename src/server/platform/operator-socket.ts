@@ -13,8 +13,10 @@ import { logger } from "./logger";
 export type TOperatorRequest =
   | { cmd: "token"; email: string; ttl_seconds: number; name: string }
   | { cmd: "rotate-signing-key"; emergency: boolean; reason?: string }
-  | { cmd: "signing-keys" };
-export type TOperatorResponse = { ok: true; token: string } | { ok: true; output: string } | { ok: false; error: string };
+  | { cmd: "signing-keys" }
+  | { cmd: "billing-close"; month: string; workspace_id?: string };
+export type TOperatorResponse =
+  { ok: true; token: string } | { ok: true; output: string } | { ok: false; error: string };
 
 export function operatorSocketPath(): string {
   return path.resolve(env().CAPSTAN_DATA_DIR, "capstan.sock");

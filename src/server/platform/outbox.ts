@@ -25,6 +25,8 @@ export const EVENT_TYPES = {
   "binding.changed": "1.0.0",
   "service_identity.changed": "1.0.0",
   "deployment.changed": "1.0.0",
+  // A replacement requested (phase requested) and completed (phase completed): old and new deployment and host.
+  "deployment.replaced": "1.0.0",
   "pipeline_run.changed": "1.0.0",
   "surface.changed": "1.0.0",
   "access.changed": "1.0.0",
@@ -35,6 +37,21 @@ export const EVENT_TYPES = {
   "release.changed": "1.0.0",
   "fix.changed": "1.0.0",
   "managed_resource.changed": "1.0.0",
+  // Billing (issue #36 item 6; docs/decisions.md "Invoices as receivables"): every money field an integer with its currency.
+  "invoice.issued": "1.0.0",
+  "invoice.paid": "1.0.0",
+  "invoice.payment_failed": "1.0.0",
+  "invoice.voided": "1.0.0",
+  "credit_note.issued": "1.0.0",
+  "payment.succeeded": "1.0.0",
+  "payment.refunded": "1.0.0",
+  "wallet.low_balance": "1.0.0",
+  "subscription.changed": "1.0.0",
+  // Dunning steps of an invoice and the workspace's standing (docs/decisions.md "Collection and dunning").
+  "dunning.changed": "1.0.0",
+  "managed_resource.backup_changed": "1.0.0",
+  "managed_resource.restore_changed": "1.0.0",
+  "managed_resource.credential_changed": "1.0.0",
 } as const;
 export type TEventType = keyof typeof EVENT_TYPES;
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as TEventType[];

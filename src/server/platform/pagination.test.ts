@@ -66,9 +66,17 @@ describe("cursors", () => {
     ["garbage", "not a cursor!!"],
     ["base64 of non-JSON", Buffer.from("hello").toString("base64url")],
     ["JSON null", Buffer.from("null").toString("base64url")],
-    ["JSON without id", Buffer.from(JSON.stringify({ t: row.createdAt.toISOString(), o: "desc" })).toString("base64url")],
+    [
+      "JSON without id",
+      Buffer.from(JSON.stringify({ t: row.createdAt.toISOString(), o: "desc" })).toString("base64url"),
+    ],
     ["invalid date", Buffer.from(JSON.stringify({ t: "yesterday", id: row.id, o: "desc" })).toString("base64url")],
-    ["over-long id", Buffer.from(JSON.stringify({ t: row.createdAt.toISOString(), id: "x".repeat(65), o: "desc" })).toString("base64url")],
+    [
+      "over-long id",
+      Buffer.from(JSON.stringify({ t: row.createdAt.toISOString(), id: "x".repeat(65), o: "desc" })).toString(
+        "base64url",
+      ),
+    ],
   ])("reject %s", (_label, cursor) => {
     expectBadRequest(() => decodeCursor(cursor, "desc"));
   });
@@ -132,7 +140,9 @@ function runQuery(table: TRow[], args: ReturnType<typeof keysetArgs>): TRow[] {
   const cmp = (a: TRow, b: TRow) =>
     a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const dir = args.orderBy[0]!.createdAt === "asc" ? 1 : -1;
-  const where = args.where as { OR?: [{ createdAt: Record<string, Date> }, { createdAt: Date; id: Record<string, string> }] };
+  const where = args.where as {
+    OR?: [{ createdAt: Record<string, Date> }, { createdAt: Date; id: Record<string, string> }];
+  };
   const matches = (r: TRow) => {
     if (!where.OR) return true;
     const [before, tie] = where.OR;
@@ -143,7 +153,10 @@ function runQuery(table: TRow[], args: ReturnType<typeof keysetArgs>): TRow[] {
     const sameTime = t === tie.createdAt.getTime() && (idOp === "lt" ? r.id < id : r.id > id);
     return strictly || sameTime;
   };
-  return table.filter(matches).sort((a, b) => dir * cmp(a, b)).slice(0, args.take);
+  return table
+    .filter(matches)
+    .sort((a, b) => dir * cmp(a, b))
+    .slice(0, args.take);
 }
 
 describe("keyset pagination end to end", () => {

@@ -55,10 +55,7 @@ export function keysetArgs(q: TListQuery) {
   const after = q.cursor ? decodeCursor(q.cursor, dir) : undefined;
   const where = after
     ? {
-        OR: [
-          { createdAt: { [cmp]: after.createdAt } },
-          { createdAt: after.createdAt, id: { [cmp]: after.id } },
-        ],
+        OR: [{ createdAt: { [cmp]: after.createdAt } }, { createdAt: after.createdAt, id: { [cmp]: after.id } }],
       }
     : {};
   return { where, orderBy: [{ createdAt: dir }, { id: dir }], take: q.limit + 1 };

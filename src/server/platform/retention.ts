@@ -25,7 +25,8 @@ export async function purgeExpired(now = new Date()): Promise<TPurged> {
   const cfg = env();
   const eventCutoff = new Date(now.getTime() - cfg.CAPSTAN_EVENT_RETENTION_HOURS * 3_600_000);
   const deadLetterCutoff = new Date(now.getTime() - cfg.CAPSTAN_DEAD_LETTER_RETENTION_DAYS * 86_400_000);
-  const events = await inChunks(() => db().$executeRaw`
+  const events = await inChunks(
+    () => db().$executeRaw`
     DELETE FROM outbox_events WHERE id IN (
       SELECT e.id FROM outbox_events e
        WHERE e.dispatched_at < ${eventCutoff}
@@ -33,11 +34,14 @@ export async function purgeExpired(now = new Date()): Promise<TPurged> {
          AND NOT EXISTS (SELECT 1 FROM dead_letters l WHERE l.event_id = e.id AND l.created_at >= ${deadLetterCutoff})
        ORDER BY e.dispatched_at
        LIMIT ${CHUNK}
-       FOR UPDATE OF e SKIP LOCKED)`);
-  const idempotencyKeys = await inChunks(() => db().$executeRaw`
+       FOR UPDATE OF e SKIP LOCKED)`,
+  );
+  const idempotencyKeys = await inChunks(
+    () => db().$executeRaw`
     DELETE FROM idempotency_keys WHERE id IN (
       SELECT id FROM idempotency_keys WHERE expires_at < ${now}
-       ORDER BY expires_at LIMIT ${CHUNK} FOR UPDATE SKIP LOCKED)`);
+       ORDER BY expires_at LIMIT ${CHUNK} FOR UPDATE SKIP LOCKED)`,
+  );
   observePurge("outbox_events", events);
   observePurge("idempotency_keys", idempotencyKeys);
   return { events, idempotencyKeys };

@@ -17,3 +17,15 @@ export function roles(entry: "server" | "worker" = "server"): Set<TRole> {
   if (entry === "worker") return new Set(["worker", "runner"]);
   return new Set(e.CAPSTAN_WORKERS ? ["web", "worker", "runner"] : ["web"]);
 }
+
+// The entry point of this process (`node dist/worker.mjs` sets "worker" before opening the database).
+const entry: { value: "server" | "worker" } = { value: "server" };
+
+export function setEntryPoint(value: "server" | "worker"): void {
+  entry.value = value;
+}
+
+/** The roles of this process, from its entry point and CAPSTAN_ROLES. */
+export function processRoles(): Set<TRole> {
+  return roles(entry.value);
+}

@@ -32,16 +32,31 @@ type TShared = {
 };
 
 const g = globalThis as unknown as {
-  __capstanRateLimit?: { shared?: TShared; loading?: Promise<TShared | null>; local: TokenBuckets; stats: { fallbacks: number; shared: number; lastWarnAt: number } };
+  __capstanRateLimit?: {
+    shared?: TShared;
+    loading?: Promise<TShared | null>;
+    local: TokenBuckets;
+    stats: { fallbacks: number; shared: number; lastWarnAt: number };
+  };
 };
-const state = (g.__capstanRateLimit ??= { local: new TokenBuckets(), stats: { fallbacks: 0, shared: 0, lastWarnAt: 0 } });
+const state = (g.__capstanRateLimit ??= {
+  local: new TokenBuckets(),
+  stats: { fallbacks: 0, shared: 0, lastWarnAt: 0 },
+});
 
 const WARN_EVERY_MS = 10_000;
 
-export function rateLimitStats(): { mode: "redis" | "process"; redisReady: boolean; shared: number; fallbacks: number } {
+export function rateLimitStats(): {
+  mode: "redis" | "process";
+  redisReady: boolean;
+  shared: number;
+  fallbacks: number;
+} {
   return {
-    mode: env().CAPSTAN_REDIS_URL ? "redis" : "process", redisReady: state.shared?.redis.status === "ready",
-    shared: state.stats.shared, fallbacks: state.stats.fallbacks,
+    mode: env().CAPSTAN_REDIS_URL ? "redis" : "process",
+    redisReady: state.shared?.redis.status === "ready",
+    shared: state.stats.shared,
+    fallbacks: state.stats.fallbacks,
   };
 }
 
@@ -49,8 +64,12 @@ async function connectShared(url: string): Promise<TShared | null> {
   const { Redis } = await import("ioredis");
   const timeout = env().CAPSTAN_REDIS_TIMEOUT_MS;
   const redis = new Redis(url, {
-    enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1_000, commandTimeout: timeout,
-    retryStrategy: (times) => Math.min(times * 200, 2_000), lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1_000,
+    commandTimeout: timeout,
+    retryStrategy: (times) => Math.min(times * 200, 2_000),
+    lazyConnect: false,
   });
   redis.on("error", (err: Error) => warn(`redis: ${err.message}`));
   return { url, redis, limiters: new Map() };
@@ -83,7 +102,11 @@ function warn(why: string): void {
   const now = Date.now();
   if (now - state.stats.lastWarnAt < WARN_EVERY_MS) return;
   state.stats.lastWarnAt = now;
-  logger.warn("rate_limit.redis_unavailable", { error: why, fallbacks: state.stats.fallbacks, note: "limits are per process until Redis answers again" });
+  logger.warn("rate_limit.redis_unavailable", {
+    error: why,
+    fallbacks: state.stats.fallbacks,
+    note: "limits are per process until Redis answers again",
+  });
 }
 
 async function limiterFor(s: TShared, name: string, limit: TLimit): Promise<RateLimiterRedis> {
@@ -93,7 +116,12 @@ async function limiterFor(s: TShared, name: string, limit: TLimit): Promise<Rate
     const { RateLimiterRedis } = await import("rate-limiter-flexible");
     const duration = limit.rate >= 1 ? 1 : Math.ceil(1 / limit.rate);
     const points = Math.max(1, Math.floor(limit.rate * duration));
-    l = new RateLimiterRedis({ storeClient: s.redis, keyPrefix: `${env().CAPSTAN_REDIS_KEY_PREFIX}rl:${name}`, points, duration });
+    l = new RateLimiterRedis({
+      storeClient: s.redis,
+      keyPrefix: `${env().CAPSTAN_REDIS_KEY_PREFIX}rl:${name}`,
+      points,
+      duration,
+    });
     s.limiters.set(id, l);
   }
   return l;

@@ -10,7 +10,10 @@
 const SHELL_SYNTAX = /[|&;<>()$`*?[\]{}~!\n\r]/;
 
 export class CommandSyntaxError extends Error {
-  constructor(readonly command: string, message: string) {
+  constructor(
+    readonly command: string,
+    message: string,
+  ) {
     super(message);
     this.name = "CommandSyntaxError";
   }
@@ -41,7 +44,10 @@ export function splitCommand(command: string): string[] {
       word = "";
       inWord = false;
     } else if (SHELL_SYNTAX.test(ch)) {
-      throw new CommandSyntaxError(command, `the command uses shell syntax (${JSON.stringify(ch)}); write it as a plain command or move it into a package.json script`);
+      throw new CommandSyntaxError(
+        command,
+        `the command uses shell syntax (${JSON.stringify(ch)}); write it as a plain command or move it into a package.json script`,
+      );
     } else {
       word += ch;
       inWord = true;

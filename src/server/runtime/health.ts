@@ -1,14 +1,28 @@
+import { existsSync } from "node:fs";
 import http from "node:http";
 
 /** One GET over the deployment's ingress socket. */
-export function getOverSocket(socketPath: string, path: string, timeoutMs: number): Promise<{ status: number; ms: number }> {
+export function getOverSocket(
+  socketPath: string,
+  path: string,
+  timeoutMs: number,
+): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request({ socketPath, path, method: "GET", headers: { host: "localhost", "user-agent": "capstan-health" }, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-      res.on("error", reject);
-    });
+    const req = http.request(
+      {
+        socketPath,
+        path,
+        method: "GET",
+        headers: { host: "localhost", "user-agent": "capstan-health" },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+        res.on("error", reject);
+      },
+    );
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on("error", reject);
     req.end();
@@ -28,8 +42,15 @@ export async function waitHealthy(opts: {
   deadlineMs: number;
   alive: () => Promise<boolean>;
   intervalMs?: number;
+  /** The sandbox's own start (until the launcher's ingress socket exists) is not the app's: at most this long, then the deadline starts. */
+  sandboxStartMs?: number;
 }): Promise<{ ok: boolean; attempts: THealthAttempt[]; exited: boolean; latencyMs: number }> {
   const interval = opts.intervalMs ?? 1_000;
+  const bootUntil = Date.now() + (opts.sandboxStartMs ?? 0);
+  while (Date.now() < bootUntil && !existsSync(opts.socketPath)) {
+    if (!(await opts.alive())) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
   const until = Date.now() + opts.deadlineMs;
   const attempts: THealthAttempt[] = [];
   for (;;) {

@@ -46,8 +46,25 @@ export async function findProcesses(marker: string): Promise<Array<{ pid: number
   return out;
 }
 
-/** Signals a whole process group; false when it no longer exists. */
+let ownGroup: number | null = null;
+
+/** This process's own process group (field 5 of /proc/self/stat). */
+export function ownProcessGroup(): number {
+  if (ownGroup === null) {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    ownGroup = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+  }
+  return ownGroup;
+}
+
+/**
+ * Signals a whole process group; false when it no longer exists, or when the
+ * group is our own (or init's): a child we ran without `detached` (a `runsc
+ * list`, a probe) shares our group, and signalling that group would take down
+ * Capstan and whatever started it.
+ */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  if (!(pgid > 1) || pgid === ownProcessGroup()) return false;
   try {
     process.kill(-pgid, signal);
     return true;
@@ -79,11 +96,13 @@ const TICK_MS = 10;
  * /proc files are generated in memory, and a dozen synchronous reads cost
  * far less than a trip through the thread pool each. Falls back to a scan
  * of /proc by process group where the kernel has no children files. Null
- * when nothing of it is alive.
+ * when nothing of it is alive. The tree itself (a children file per thread of
+ * every process: most of the reads) is reused for TREE_TTL_MS, so the two
+ * readings around an invocation, and concurrent invocations of one
+ * deployment, walk it once and read the same processes (issue #34 item 3).
  */
 export function groupUsage(rootPid: number, pgid = rootPid): { cpuMs: number; memoryPeakBytes: number } | null {
-  let pids = descendants(rootPid);
-  if (pids === null) pids = scanGroup(pgid);
+  const pids = processTree(rootPid, pgid);
   let cpuTicks = 0;
   let hwmKb = 0;
   let found = false;
@@ -100,6 +119,18 @@ export function groupUsage(rootPid: number, pgid = rootPid): { cpuMs: number; me
     }
   }
   return found ? { cpuMs: cpuTicks * TICK_MS, memoryPeakBytes: hwmKb * 1024 } : null;
+}
+
+export const TREE_TTL_MS = 250;
+const trees = new Map<number, { at: number; pids: number[] }>();
+
+function processTree(rootPid: number, pgid: number): number[] {
+  const hit = trees.get(rootPid);
+  if (hit && Date.now() - hit.at < TREE_TTL_MS) return hit.pids;
+  const pids = descendants(rootPid) ?? scanGroup(pgid);
+  if (trees.size > 1000) trees.clear();
+  trees.set(rootPid, { at: Date.now(), pids });
+  return pids;
 }
 
 /** The pid and all its descendants, or null when /proc has no children files. */

@@ -1,9 +1,12 @@
 import { Pool } from "undici";
-import type { Runner, TRuntimeState } from "./runner";
+import type { Runner, TLogCursor, TLogRead, TRuntimeState } from "./runner";
 import { GATEWAY_KEY_HEADER } from "./surface-proxy";
 
 /** What a replica may ask of the runner host a deployment runs on. */
-export type TRunnerOps = Pick<Runner, "stop" | "isRunning" | "runLog" | "buildLog" | "logSize" | "logSince" | "usage">;
+export type TRunnerOps = Pick<
+  Runner,
+  "stop" | "isRunning" | "runLog" | "buildLog" | "logSize" | "logSince" | "readLog" | "usage"
+>;
 
 const RPC_TIMEOUT_MS = 10_000;
 const g = globalThis as unknown as { __capstanRunnerRpcPools?: Map<string, Pool> };
@@ -16,20 +19,33 @@ const pools = (g.__capstanRunnerRpcPools ??= new Map<string, Pool>());
  * host's own reconciler, which removes what no live deployment owns).
  */
 export class RemoteRunnerOps implements TRunnerOps {
-  constructor(readonly endpoint: string, private readonly key: string) {}
+  constructor(
+    readonly endpoint: string,
+    private readonly key: string,
+  ) {}
 
   private async call<T>(deploymentId: string, op: string, body: Record<string, unknown>): Promise<T> {
     let pool = pools.get(this.endpoint);
     if (!pool) {
-      pool = new Pool(this.endpoint, { connections: 8, keepAliveTimeout: 4_000, connectTimeout: 3_000, headersTimeout: RPC_TIMEOUT_MS, bodyTimeout: RPC_TIMEOUT_MS });
+      pool = new Pool(this.endpoint, {
+        connections: 8,
+        keepAliveTimeout: 4_000,
+        connectTimeout: 3_000,
+        headersTimeout: RPC_TIMEOUT_MS,
+        bodyTimeout: RPC_TIMEOUT_MS,
+      });
       pools.set(this.endpoint, pool);
     }
     const res = await pool.request({
-      path: `/runner/v1/deployments/${deploymentId}/${op}`, method: "POST", signal: AbortSignal.timeout(RPC_TIMEOUT_MS),
-      headers: { "content-type": "application/json", [GATEWAY_KEY_HEADER]: this.key }, body: JSON.stringify(body),
+      path: `/runner/v1/deployments/${deploymentId}/${op}`,
+      method: "POST",
+      signal: AbortSignal.timeout(RPC_TIMEOUT_MS),
+      headers: { "content-type": "application/json", [GATEWAY_KEY_HEADER]: this.key },
+      body: JSON.stringify(body),
     });
     const text = await res.body.text();
-    if (res.statusCode !== 200) throw new Error(`runner host ${this.endpoint} answered ${res.statusCode} to ${op}: ${text.slice(0, 200)}`);
+    if (res.statusCode !== 200)
+      throw new Error(`runner host ${this.endpoint} answered ${res.statusCode} to ${op}: ${text.slice(0, 200)}`);
     return JSON.parse(text) as T;
   }
 
@@ -51,8 +67,17 @@ export class RemoteRunnerOps implements TRunnerOps {
   async logSince(id: string, offset: number, maxBytes: number): Promise<string> {
     return (await this.call<{ text: string }>(id, "log-since", { offset, max_bytes: maxBytes })).text;
   }
+  async readLog(id: string, cursor: TLogCursor | null, maxBytes: number, final: boolean): Promise<TLogRead> {
+    return this.call<TLogRead>(id, "read-log", { cursor, max_bytes: maxBytes, final });
+  }
   async usage(state: TRuntimeState): Promise<{ cpuMs: number; memoryPeakBytes: number } | null> {
-    return (await this.call<{ usage: { cpuMs: number; memoryPeakBytes: number } | null }>(state.dir.split("/").pop() ?? "", "usage", { state })).usage;
+    return (
+      await this.call<{ usage: { cpuMs: number; memoryPeakBytes: number } | null }>(
+        state.dir.split("/").pop() ?? "",
+        "usage",
+        { state },
+      )
+    ).usage;
   }
 }
 
@@ -64,5 +89,6 @@ export const GONE_RUNNER: TRunnerOps = {
   buildLog: async () => "",
   logSize: async () => 0,
   logSince: async () => "",
+  readLog: async (_id, cursor) => ({ text: "", next: cursor ?? { ino: 0, offset: 0 }, lost: false }),
   usage: async () => null,
 };

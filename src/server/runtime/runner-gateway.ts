@@ -1,6 +1,8 @@
 import http from "node:http";
 import { keyedHashHex, safeEqual } from "@/server/platform/crypto";
+import { problemBody } from "@/server/platform/errors";
 import { logger } from "@/server/platform/logger";
+import { serveHealth } from "@/server/http/health-node";
 import { runner } from "./index";
 import type { TRuntimeState } from "./runner";
 import { GATEWAY_DEPLOYMENT_HEADER, GATEWAY_KEY_HEADER } from "./surface-proxy";
@@ -14,7 +16,7 @@ import { GATEWAY_DEPLOYMENT_HEADER, GATEWAY_KEY_HEADER } from "./surface-proxy";
  *    gateway's two headers) to that deployment's ingress socket: the surface
  *    proxy of any replica already shaped it (headers, limits) for the app;
  *  - `POST /runner/v1/deployments/{dep}/{op}` runs one runner operation here
- *    (stop, is-running, run-log, build-log, log-size, log-since, usage) for a
+ *    (stop, is-running, run-log, build-log, log-size, log-since, read-log, usage) for a
  *    replica that does not host the deployment.
  * Every request must carry the gateway key, derived from the master key (equal
  * on every replica), compared in constant time; anything else is a 401.
@@ -28,22 +30,27 @@ export function gatewayKey(): string {
   return keyedHashHex("runner-gateway", "v1");
 }
 
-function problem(res: http.ServerResponse, status: number, code: string, detail: string): void {
+function problem(res: http.ServerResponse, status: number, reason: string, detail: string): void {
   if (res.headersSent) return void res.destroy();
   res.writeHead(status, { "content-type": "application/problem+json" });
-  res.end(JSON.stringify({ type: `https://capstan.dev/problems/${code}`, title: detail, status, code, detail }));
+  res.end(problemBody(status, detail, { reason }));
 }
 
 function pipeToApp(req: http.IncomingMessage, res: http.ServerResponse, deploymentId: string): void {
   const headers = { ...req.headers };
   delete headers[GATEWAY_KEY_HEADER];
   delete headers[GATEWAY_DEPLOYMENT_HEADER];
-  const up = http.request({ socketPath: runner().ingressSocketOf(deploymentId), method: req.method, path: req.url, headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-    answer.pipe(res);
-    answer.on("error", () => res.destroy());
-  });
-  up.on("error", (err) => problem(res, 502, "upstream_unreachable", `The app could not be reached on its runner host (${err.message})`));
+  const up = http.request(
+    { socketPath: runner().ingressSocketOf(deploymentId), method: req.method, path: req.url, headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+      answer.pipe(res);
+      answer.on("error", () => res.destroy());
+    },
+  );
+  up.on("error", (err) =>
+    problem(res, 502, "upstream_unreachable", `The app could not be reached on its runner host (${err.message})`),
+  );
   res.on("close", () => up.destroy());
   req.pipe(up);
 }
@@ -65,27 +72,46 @@ async function operate(id: string, op: string, body: Record<string, unknown>): P
   const r = runner();
   const state = (body.state ?? null) as TRuntimeState | null;
   // A state names a process: only one this runner started (its host id) is acted on.
-  if (state && state.host !== r.hostId) throw Object.assign(new Error("the state is not this runner host's"), { status: 409 });
+  if (state && state.host !== r.hostId)
+    throw Object.assign(new Error("the state is not this runner host's"), { status: 409 });
   const max = Math.min(int(body.max_bytes, 64 * 1024), 1024 * 1024);
   switch (op) {
-    case "stop": await r.stop(id, state); return { stopped: true };
-    case "is-running": return { running: state ? await r.isRunning(state) : false };
-    case "run-log": return { text: await r.runLog(id, max) };
-    case "build-log": return { text: await r.buildLog(id, max) };
-    case "log-size": return { size: await r.logSize(id) };
-    case "log-since": return { text: await r.logSince(id, int(body.offset, 0), max) };
-    case "usage": return { usage: state ? await r.usage(state) : null };
-    default: throw Object.assign(new Error(`unknown operation ${op}`), { status: 404 });
+    case "stop":
+      await r.stop(id, state);
+      return { stopped: true };
+    case "is-running":
+      return { running: state ? await r.isRunning(state) : false };
+    case "run-log":
+      return { text: await r.runLog(id, max) };
+    case "build-log":
+      return { text: await r.buildLog(id, max) };
+    case "log-size":
+      return { size: await r.logSize(id) };
+    case "log-since":
+      return { text: await r.logSince(id, int(body.offset, 0), max) };
+    case "read-log": {
+      const c = body.cursor as { ino?: unknown; offset?: unknown } | null | undefined;
+      const cursor = c && typeof c === "object" ? { ino: int(c.ino, 0), offset: int(c.offset, 0) } : null;
+      return r.readLog(id, cursor, max, body.final === true);
+    }
+    case "usage":
+      return { usage: state ? await r.usage(state) : null };
+    default:
+      throw Object.assign(new Error(`unknown operation ${op}`), { status: 404 });
   }
 }
 
 export function gatewayHandler(key = gatewayKey()) {
   return (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    // /healthz and /readyz need no key (probes); they reveal nothing but up/ready.
+    if (req.headers[GATEWAY_DEPLOYMENT_HEADER] === undefined && serveHealth(req, res)) return;
     const given = req.headers[GATEWAY_KEY_HEADER];
-    if (typeof given !== "string" || !safeEqual(given, key)) return problem(res, 401, "unauthenticated", "The runner gateway key is missing or wrong");
+    if (typeof given !== "string" || !safeEqual(given, key))
+      return problem(res, 401, "unauthenticated", "The runner gateway key is missing or wrong");
     const dep = req.headers[GATEWAY_DEPLOYMENT_HEADER];
     if (dep !== undefined) {
-      if (typeof dep !== "string" || !DEP_ID.test(dep)) return problem(res, 400, "bad_request", "x-capstan-deployment is not a deployment id");
+      if (typeof dep !== "string" || !DEP_ID.test(dep))
+        return problem(res, 400, "bad_request", "x-capstan-deployment is not a deployment id");
       return pipeToApp(req, res, dep);
     }
     const m = OP_PATH.exec(req.url ?? "");
@@ -98,7 +124,12 @@ export function gatewayHandler(key = gatewayKey()) {
       })
       .catch((err: Error & { status?: number }) => {
         if (!err.status) logger.error("runner.gateway_failed", { op: m[2], deployment_id: m[1], error: String(err) });
-        problem(res, err.status ?? 500, err.status === 404 ? "not_found" : err.status === 409 ? "conflict" : "internal", err.message);
+        problem(
+          res,
+          err.status ?? 500,
+          err.status === 404 ? "not_found" : err.status === 409 ? "conflict" : "internal",
+          err.message,
+        );
       });
   };
 }

@@ -1,6 +1,11 @@
 import type { TBuildPlan, TEvidence, TFinding } from "@/server/domain/source/source.types";
 import type { TResourceHandlers, TResourceSocketState, TResourceSpec } from "./resource-sockets";
-import type { THostIsolation } from "./sandbox";
+import type { TLimits, TLimitsReport } from "./limits";
+import type { TSandboxMode } from "./sandbox";
+import type { TBuildStep } from "./steps";
+import type { TLogCursor, TLogRead } from "./run-logs";
+
+export type { TBuildStep, TLogCursor, TLogRead };
 
 /**
  * The one interface domain services use to run hosted apps. The local
@@ -9,11 +14,40 @@ import type { THostIsolation } from "./sandbox";
  * reports `enforced: true`. Domain code never touches child_process, /proc
  * or sockets directly.
  */
+/**
+ * The isolation report (`deployment.isolation`; shape documented in
+ * docs/decisions.md "Enforced isolation" and stable: readers may rely on
+ * every key below being present). `enforced` is true only when the app's
+ * system calls never reach the host kernel directly (gVisor here; a VM
+ * sandbox on Kubernetes).
+ */
 export type TIsolationReport = {
   profile: "isolated-vm";
   enforced: boolean;
   runner: string;
-} & Omit<THostIsolation, "probed_at">;
+  /** The mechanism the app runs under. */
+  mechanism: TSandboxMode;
+  /** Same as mechanism (the field older deployments carry). */
+  sandbox: TSandboxMode;
+  sandbox_unavailable_reason: string | null;
+  /** Where install and build ran. */
+  build_sandbox: "bubblewrap" | "none";
+  /** The app's system calls are served by a user-space kernel (gVisor), not the host's. */
+  kernel_boundary: boolean;
+  /** A hardware virtual machine: never on the local runner. */
+  vm_boundary: boolean;
+  /** Only the deployment's directory is writable and nothing of Capstan's is visible. */
+  filesystem: boolean;
+  /** No network at all (egress denied by construction). */
+  network: boolean;
+  /** The host uid/gid the app runs as (null until the deployment has one), never 0 when dedicated; no capabilities. */
+  identity: { uid: number | null; gid: number | null; dedicated: boolean; host_root: boolean; capabilities: "none" };
+  /** Every limit below is enforced. */
+  resource_limits: boolean;
+  limits: TLimitsReport;
+};
+
+export type { TLimits };
 
 export type THealth = { checked_at: string; attempts: number; latency_ms: number };
 
@@ -24,12 +58,20 @@ export type TRuntimeState = {
   pid: number;
   pgid: number;
   start_time: string;
-  sandbox: "bubblewrap" | "none";
+  sandbox: TSandboxMode;
   ingress_socket: string;
   bridge_socket: string;
   app_port: number;
   /** Managed resources' sockets (docs/decisions.md "Managed resources"); no secrets. */
   resources?: TResourceSocketState[];
+  /** The host uid/gid the app runs as (absent on deployments started before identities existed). */
+  uid?: number;
+  gid?: number;
+  /** The deployment directory is a size-capped tmpfs (unmounted when it is removed). */
+  tmpfs?: boolean;
+  /** The deployment has cgroups under Capstan's own (removed when it stops). */
+  cgroup?: boolean;
+  limits?: TLimits;
 };
 
 export type TDeploySpec = {
@@ -38,31 +80,66 @@ export type TDeploySpec = {
   buildPlan: TBuildPlan;
   /** Serves the app's Bridge calls (already bound to this deployment's identity). */
   bridge: (req: Request) => Promise<Response>;
+  /** Called with the steps (unpack, install, build, start) each time one begins or ends, in order. */
+  onSteps?: (steps: TBuildStep[]) => Promise<void>;
   /** Called with the runtime state as soon as the process exists (before health). */
   onStarted?: (state: TRuntimeState) => Promise<void>;
   /** Managed resources attached to the product: sockets in the sandbox and their env vars. */
   resources?: TResourceSpec[];
   resourceHandlers?: TResourceHandlers;
+  /** The deployment's limits (plan defaults or what its descriptor asked for, never above the plan). */
+  limits: TLimits;
 };
 
-export type TDeployEvidence = { build_log: TEvidence | null; health_attempts: TEvidence | null; run_log?: TEvidence | null };
+/** A limit the app ran into. `fatal`: it ended the app (an OOM kill); otherwise the kernel refused the operation (forks, writes) and the app goes on. */
+export type TLimitHit = { limit: "memory" | "processes" | "disk"; fatal: boolean; message: string };
+
+export type TDeployEvidence = {
+  build_log: TEvidence | null;
+  health_attempts: TEvidence | null;
+  run_log?: TEvidence | null;
+};
 
 export type TDeployOutcome =
-  | { ok: true; state: TRuntimeState; health: THealth; endpoint: { address: string }; evidence: TDeployEvidence; findings: TFinding[] }
-  | { ok: false; reasonCode: string; state: TRuntimeState | null; health: THealth | null; evidence: TDeployEvidence; findings: TFinding[] };
+  | {
+      ok: true;
+      state: TRuntimeState;
+      isolation: TIsolationReport;
+      health: THealth;
+      endpoint: { address: string };
+      evidence: TDeployEvidence;
+      findings: TFinding[];
+      steps?: TBuildStep[];
+    }
+  | {
+      ok: false;
+      reasonCode: string;
+      state: TRuntimeState | null;
+      isolation?: TIsolationReport;
+      health: THealth | null;
+      evidence: TDeployEvidence;
+      findings: TFinding[];
+      steps?: TBuildStep[];
+    };
 
 export interface Runner {
   readonly name: string;
   /** A stable id of this runner instance (host + directory): deployments record it to be reconciled by their owner. */
   readonly hostId: string;
-  isolation(): Promise<TIsolationReport>;
+  /** What this runner enforces for a deployment with these limits (identity filled in once it runs). */
+  isolation(limits: TLimits): Promise<TIsolationReport>;
   deploy(spec: TDeploySpec): Promise<TDeployOutcome>;
   /** The Unix socket a deployment's app answers HTTP on (on this host). */
   ingressSocketOf(deploymentId: string): string;
   /** Is the process of this state still the one we started? */
   isRunning(state: TRuntimeState): Promise<boolean>;
   /** Re-attaches host-side pieces (the Bridge socket) to a process started by an earlier Capstan process. */
-  adopt(deploymentId: string, state: TRuntimeState, bridge: (req: Request) => Promise<Response>, resources?: TResourceHandlers): Promise<void>;
+  adopt(
+    deploymentId: string,
+    state: TRuntimeState,
+    bridge: (req: Request) => Promise<Response>,
+    resources?: TResourceHandlers,
+  ): Promise<void>;
   /** Kills the whole process group, frees its socket and port, removes the directory. Idempotent. */
   stop(deploymentId: string, state: TRuntimeState | null): Promise<void>;
   /**
@@ -79,6 +156,16 @@ export interface Runner {
   logSize(deploymentId: string): Promise<number>;
   /** What the app logged since `offset` (from the start of a rotated log), at most `maxBytes`. */
   logSince(deploymentId: string, offset: number, maxBytes: number): Promise<string>;
+  /**
+   * The app's log from `cursor` (null: from the start of what is on disk), at
+   * most `maxBytes`, across a rotation; whole lines only unless `final`.
+   * Where the log was rotated more than once since the cursor, `lost` says so.
+   */
+  readLog(deploymentId: string, cursor: TLogCursor | null, maxBytes: number, final: boolean): Promise<TLogRead>;
   /** CPU time so far and memory high-water mark of the deployment's processes; null where it cannot measure. */
   usage(state: TRuntimeState): Promise<{ cpuMs: number; memoryPeakBytes: number } | null>;
+  /** The limits this deployment ran into (OOM kills, refused forks, a full disk), in words; empty when none. */
+  limitHits(deploymentId: string, state: TRuntimeState | null): Promise<TLimitHit[]>;
+  /** Appends a line of Capstan's own to the deployment's log (what the runner saw, e.g. a limit reached). */
+  noteInLog(deploymentId: string, text: string): Promise<void>;
 }

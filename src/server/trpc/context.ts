@@ -17,18 +17,14 @@ export type TContext = {
   authError?: AppError;
   /** Response headers a procedure adds (Location, ...). Plain object: trpc-to-openapi drops Headers. */
   resHeaders: Record<string, string>;
-  /**
-   * Top-level response fields a stored idempotent response must not keep
-   * (one-time secrets). tRPC copies ctx between middlewares, so procedures
-   * must `push` into this shared array, never reassign it.
-   */
-  readonly omitOnReplay: string[];
   transport: "rest" | "trpc";
+  /** performance.now() at the request's arrival at the REST boundary (Server-Timing of invocations). */
+  startedAt?: number;
   request: { method: string; path: string };
 };
 
 export function createContextInner(
   seed: Partial<TContext> & Pick<TContext, "correlationId" | "transport" | "request">,
 ): TContext {
-  return { principal: null, resHeaders: {}, omitOnReplay: [], ...seed };
+  return { principal: null, resHeaders: {}, ...seed };
 }

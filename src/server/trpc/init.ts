@@ -19,9 +19,18 @@ export type TMeta = OpenApiMeta<{
  * for every error a procedure throws).
  */
 export const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
-  400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_SUPPORTED",
-  409: "CONFLICT", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 422: "UNPROCESSABLE_CONTENT",
-  429: "TOO_MANY_REQUESTS", 500: "INTERNAL_SERVER_ERROR", 503: "SERVICE_UNAVAILABLE",
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_SUPPORTED",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE_CONTENT",
+  429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL_SERVER_ERROR",
+  503: "SERVICE_UNAVAILABLE",
 };
 
 /**
@@ -81,7 +90,10 @@ export function trpcErrorToAppError(error: TRPCError, where: "body" | "query"): 
     case "NOT_FOUND":
       return new AppError("not_found", "No such route", { reason: "route_not_found" });
     case "UNSUPPORTED_MEDIA_TYPE":
-      return new AppError("bad_request", "Request bodies must be application/json", { status: 415, reason: "unsupported_media_type" });
+      return new AppError("bad_request", "Request bodies must be application/json", {
+        status: 415,
+        reason: "unsupported_media_type",
+      });
     case "PAYLOAD_TOO_LARGE":
       return new AppError("bad_request", "The request body is too large", { status: 413, reason: "payload_too_large" });
     case "METHOD_NOT_SUPPORTED":

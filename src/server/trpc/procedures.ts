@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { AppError } from "@/server/platform/errors";
 import { zWorkspaceId } from "@/server/platform/ids";
-import { invalidToken } from "@/server/platform/jwt";
-import { resolveWorkspaceAccess, type TRole } from "@/server/domain/identity/access.service";
+import { invalidToken } from "@/server/domain/signing-keys/jwt.service";
+import { resolveWorkspaceAccess, type TRole } from "@/server/domain/identity/workspace-access.service";
 import { middleware, publicProcedure } from "./init";
 
 export { publicProcedure };

@@ -10,8 +10,9 @@ import { sourceRouter } from "@/server/domain/source/source.router";
 import { serviceIdentitiesRouter } from "@/server/domain/service-identities/service-identities.router";
 import { credentialsRouter } from "@/server/domain/credentials/credentials.router";
 import { bindingsRouter } from "@/server/domain/credentials/bindings.router";
-import { invocationsRouter } from "@/server/domain/capabilities/invocations.router";
+import { capabilityCallsRouter } from "@/server/domain/capabilities/capability-calls.router";
 import { deploymentsRouter } from "@/server/domain/deployments/deployments.router";
+import { pushHooksRouter } from "@/server/domain/deployments/push-hooks.router";
 import { sessionsRouter } from "@/server/domain/sessions/sessions.router";
 import { releasesRouter } from "@/server/domain/releases/releases.router";
 import { domainsRouter } from "@/server/domain/domains/domains.router";
@@ -20,10 +21,12 @@ import { signingKeysRouter } from "@/server/domain/signing-keys/signing-keys.rou
 import { billingRouter } from "@/server/domain/billing/billing.router";
 import { overviewRouter } from "@/server/domain/overview/overview.router";
 import { onboardingRouter } from "@/server/domain/onboarding/onboarding.router";
+import { runnerHostsRouter } from "@/server/domain/runners/runners.router";
 import { router } from "./init";
 
 export const appRouter = router({
-  invocations: invocationsRouter,
+  // The Bridge call log; the key stays `invocations` because it names the released operationIds (invocations-list, -get).
+  invocations: capabilityCallsRouter,
   audit: auditRouter,
   events: eventsRouter,
   identity: identityRouter,
@@ -36,6 +39,7 @@ export const appRouter = router({
   credentials: credentialsRouter,
   bindings: bindingsRouter,
   deployments: deploymentsRouter,
+  pushHooks: pushHooksRouter,
   sessions: sessionsRouter,
   releases: releasesRouter,
   domains: domainsRouter,
@@ -44,6 +48,7 @@ export const appRouter = router({
   billing: billingRouter,
   overview: overviewRouter,
   onboarding: onboardingRouter,
+  runnerHosts: runnerHostsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,4 +1,4 @@
-import { claimDeliveries, loadLeased, sendLeased } from "@/server/domain/webhooks/delivery.service";
+import { claimAndLoad, sendLeased } from "@/server/domain/webhooks/delivery.service";
 import { env } from "@/server/platform/env";
 import { trackTick } from "./ticks";
 
@@ -16,7 +16,7 @@ const state = (g.__capstanPump ??= { inFlight: 0 });
 export async function pumpDeliveries(onFree: () => void = () => undefined): Promise<number> {
   const room = env().CAPSTAN_WEBHOOK_CONCURRENCY - state.inFlight;
   if (room <= 0) return 0;
-  const rows = await loadLeased(await claimDeliveries(room));
+  const rows = await claimAndLoad(room);
   for (const row of rows) {
     state.inFlight++;
     void trackTick(

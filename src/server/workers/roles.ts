@@ -3,6 +3,7 @@ import type { TRole } from "@/server/platform/roles";
 import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
 import { startRunnerRole } from "@/server/domain/runners/runner-hosts.service";
 import { runner } from "@/server/runtime";
+import { DEFAULT_PLAN_LIMITS } from "@/server/runtime/limits";
 import { loopsFor, startWorkers } from "./run";
 
 /**
@@ -12,7 +13,7 @@ import { loopsFor, startWorkers } from "./run";
  */
 export async function startRoles(roles: ReadonlySet<TRole>, opts: { keepAlive?: boolean } = {}): Promise<void> {
   if (roles.has("runner")) {
-    logger.info("runtime.isolation", { ...(await runner().isolation()) });
+    logger.info("runtime.isolation", { ...(await runner().isolation(DEFAULT_PLAN_LIMITS.free)) });
     await startRunnerRole();
     // Adopt the apps that survived a restart and clear what no deployment owns, before serving.
     await reconcileRunner().catch((err) => logger.error("runtime.reconcile_failed", { error: String(err) }));

@@ -1,24 +1,43 @@
+import { collectDue } from "@/server/domain/billing/collection/collection-worker";
 import { onChange } from "@/server/platform/change-signals";
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
 import { purgeExpired } from "@/server/platform/retention";
 import { DELIVERIES_TOPIC, OUTBOX_TOPIC, drainOutbox } from "@/server/domain/webhooks/dispatch.service";
 import { processPendingFreezes } from "@/server/domain/source/freeze.service";
-import { sweepExpiredReservations } from "@/server/domain/usage/reservations.service";
+import { sweepInFlight } from "@/server/domain/usage/leases.service";
 import { expireBindings } from "@/server/domain/credentials/bindings.service";
-import { processPlannedDeployments } from "@/server/domain/deployments/apply.service";
 import { reconcileRunner } from "@/server/domain/deployments/reconcile.service";
 import { fireDueDeadlines } from "@/server/domain/deployments/surfaces.service";
 import { processEvaluations } from "@/server/domain/releases/evaluation-worker";
 import { processReleaseWindows } from "@/server/domain/releases/release-window.service";
 import { processDomainChecks } from "@/server/domain/domains/verification.service";
 import { pruneVerifyRequests } from "@/server/domain/domains/domains.service";
-import { measureManagedResources, processManagedResources } from "@/server/domain/managed-resources/managed-resources.worker";
-import { issueDueInvoices } from "@/server/domain/billing/invoices.service";
+import {
+  measureManagedResources,
+  processManagedResources,
+} from "@/server/domain/managed-resources/managed-resources.worker";
+import { processCredentials } from "@/server/domain/managed-resources/credentials.worker";
+import { processRestarts } from "@/server/domain/managed-resources/credentials-restarts";
+import {
+  expireBackups,
+  processBackups,
+  processRestores,
+  scheduleBackups,
+} from "@/server/domain/managed-resources/backups.worker";
+import { measureStorage } from "@/server/domain/billing/pricing-metered.service";
+import { closeDueMonths } from "@/server/domain/billing/month-close.service";
 import { renewDueSubscriptions } from "@/server/domain/billing/renewals.service";
 import { pumpDeliveries } from "./delivery-pump";
+import { placeDeployments } from "./placement";
 import { runningTicks, trackTick } from "./ticks";
-import { lapseRunnerHosts } from "@/server/domain/runners/lapse.service";
+import { lapseRunnerHosts } from "@/server/domain/deployments/host-lapse.service";
+import { localHostId } from "@/server/domain/runners/runner-hosts.service";
+import { processPushDeliveries } from "@/server/domain/deployments/push-confirm.service";
+import { flushLocalRunLogs, purgeExpiredLogSegments } from "@/server/domain/deployments/run-log.service";
+import { runner } from "@/server/runtime";
+import { processDrains } from "@/server/domain/deployments/host-drain.service";
+import { notePlacementWaits } from "@/server/domain/runners/capacity.service";
 import type { TRole } from "@/server/platform/roles";
 
 /**
@@ -27,7 +46,11 @@ import type { TRole } from "@/server/platform/roles";
  * when set, with `again`, which asks for another run as soon as possible (work freed up).
  */
 type TLoop = {
-  name: string; everyMs: number; run: () => Promise<unknown>; pump?: (again: () => void) => Promise<unknown>; wakeOn?: string[];
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
+  pump?: (again: () => void) => Promise<unknown>;
+  wakeOn?: string[];
   /** `runner` loops act on this host's processes (placement, reconciliation); `worker` loops on shared rows only. */
   role?: "worker" | "runner";
 };
@@ -47,27 +70,73 @@ export function loops(): TLoop[] {
   return [
     // Woken by the outbox trigger's NOTIFY (every insert statement) and by the deliveries the dispatcher made.
     { name: "outbox-dispatch", everyMs: poll, run: () => drainOutbox(), wakeOn: [OUTBOX_TOPIC] },
-    { name: "webhook-delivery", everyMs: poll, run: () => pumpDeliveries(), pump: (again) => pumpDeliveries(again), wakeOn: [DELIVERIES_TOPIC] },
+    {
+      name: "webhook-delivery",
+      everyMs: poll,
+      run: () => pumpDeliveries(),
+      pump: (again) => pumpDeliveries(again),
+      wakeOn: [DELIVERIES_TOPIC],
+    },
     { name: "source-freeze", everyMs: poll, run: processPendingFreezes },
-    { name: "deployments", everyMs: poll, run: processPlannedDeployments, role: "runner" },
+    // Deploy on push: deliveries whose freeze finished are confirmed and deployed, or left to the owner.
+    { name: "push-deliveries", everyMs: poll, run: () => processPushDeliveries() },
+    // Claims and starts applies without awaiting them (placement.ts), so one long build holds back no other placement.
+    { name: "deployments", everyMs: poll, run: placeDeployments, role: "runner" },
     { name: "deadlines", everyMs: poll, run: fireDueDeadlines },
     { name: "evaluations", everyMs: poll, run: () => processEvaluations() },
     { name: "release-windows", everyMs: poll, run: () => processReleaseWindows() },
     { name: "domain-checks", everyMs: poll, run: processDomainChecks },
     { name: "domain-verify-pruner", everyMs: 10 * 60_000, run: pruneVerifyRequests },
     { name: "managed-resources", everyMs: poll, run: () => processManagedResources() },
-    { name: "managed-resource-sizes", everyMs: 60_000, run: () => measureManagedResources() },
+    // Login roles past a rotation's overlap, revoked ones and abandoned creations (docs/decisions.md "Credentials: rotation with an overlap, read-only roles").
+    { name: "managed-resource-credentials", everyMs: poll, run: () => processCredentials() },
+    // Running deployments replaced one by one after an attach, detach or rotation.
+    { name: "managed-resource-restarts", everyMs: poll, run: () => processRestarts() },
+    // Half the measuring interval: a resource over its limit turns read-only at most 1.5 intervals after crossing it.
+    {
+      name: "managed-resource-sizes",
+      everyMs: Math.min(60_000, Math.max(1_000, env().CAPSTAN_MRES_MEASURE_SECONDS * 500)),
+      run: () => measureManagedResources(),
+    },
+    {
+      name: "managed-resource-backups",
+      everyMs: poll,
+      run: async () => (await processBackups()) + (await processRestores()),
+    },
+    {
+      name: "managed-resource-backup-schedule",
+      everyMs: 60_000,
+      run: async () => (await scheduleBackups()) + (await expireBackups()),
+    },
+    // Running apps' logs to the blob store in segments (docs/decisions.md "Deployment logs"); expired segments go.
+    {
+      name: "run-log-flush",
+      everyMs: Math.min(env().CAPSTAN_LOG_FLUSH_MS, 5_000),
+      run: () => flushLocalRunLogs(runner(), localHostId()),
+      role: "runner",
+    },
+    { name: "run-log-retention", everyMs: 10 * 60_000, run: () => purgeExpiredLogSegments() },
     { name: "runner-reconciler", everyMs: env().CAPSTAN_RUNNER_RECONCILE_MS, run: reconcileRunner, role: "runner" },
     // Lost runner hosts: lease lapsed -> their deployments fail (runner_host_lost).
-    { name: "runner-leases", everyMs: env().CAPSTAN_RUNNER_HEARTBEAT_MS, run: () => lapseRunnerHosts() },
+    // ...and are placed again elsewhere; a planned deployment no host can take says so.
+    {
+      name: "runner-leases",
+      everyMs: env().CAPSTAN_RUNNER_HEARTBEAT_MS,
+      run: async () => [await lapseRunnerHosts(), await notePlacementWaits()],
+    },
+    { name: "runner-drains", everyMs: poll, run: processDrains },
     { name: "binding-expiry", everyMs: 60_000, run: expireBindings },
-    { name: "reservation-sweeper", everyMs: 30_000, run: sweepExpiredReservations },
+    { name: "reservation-sweeper", everyMs: 30_000, run: sweepInFlight },
     // Dispatched events, finished deliveries, expired idempotency records (docs/decisions.md "Workers that keep up").
     { name: "retention", everyMs: 60_000, run: () => purgeExpired() },
-    // Month close: the previous month's invoices (idempotent; retried every tick until issued).
-    { name: "billing-invoices", everyMs: 5 * 60_000, run: () => issueDueInvoices() },
+    // Month close: a claimed job per (workspace, month) for every month since the last close (docs/decisions.md "Month close and test clocks").
+    { name: "billing-closes", everyMs: env().CAPSTAN_BILLING_CLOSE_POLL_MS, run: () => closeDueMonths() },
     // Subscription periods roll over at their end (safe with several workers: the wallet lock per workspace).
-    { name: "billing-renewals", everyMs: 60_000, run: () => renewDueSubscriptions() },
+    { name: "billing-renewals", everyMs: env().CAPSTAN_BILLING_CLOSE_POLL_MS, run: () => renewDueSubscriptions() },
+    // Collection: automatic invoice charges, dunning steps, charges left in flight, automatic top-ups (docs/decisions.md "Collection and dunning").
+    { name: "billing-collections", everyMs: env().CAPSTAN_BILLING_CLOSE_POLL_MS, run: () => collectDue() },
+    // The daily storage measurement the storage invoice line is priced from (the day's high-water mark; docs/decisions.md "Credit notes, subscriptions that end, metered pricing").
+    { name: "billing-storage", everyMs: 60 * 60_000, run: () => measureStorage() },
   ];
 }
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { RateCardsView } from "@/components/console/rate-cards-view";
+import { RateCardsView } from "@/components/console/billing/rate-cards-view";
 
 export const metadata: Metadata = { title: "Rate cards" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SigningKeysView } from "@/components/console/signing-keys-view";
+import { SigningKeysView } from "@/components/console/signing-keys/signing-keys-view";
 
 export const metadata: Metadata = { title: "Signing keys" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { TiersView } from "@/components/console/tiers-view";
+import { TiersView } from "@/components/console/billing/tiers-view";
 
 export const metadata: Metadata = { title: "Subscription tiers" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { TokensView } from "@/components/console/tokens-view";
+import { TokensView } from "@/components/console/identity/tokens-view";
 
 export const metadata: Metadata = { title: "API tokens" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getServerSession } from "next-auth";
 import Link from "next/link";
-import { InviteAccept } from "@/components/console/invite-accept";
+import { InviteAccept } from "@/components/console/invitations/invite-accept";
 import { Card, CardContent } from "@/components/ui/card";
 import { ConsoleProviders } from "@/lib/trpc/client";
 import { authOptions } from "@/server/auth/options";
@@ -12,10 +12,22 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Invitation · Capstan", referrer: "no-referrer" };
 
 const UNUSABLE: Record<string, { title: string; text: string }> = {
-  unknown: { title: "This invitation link is not valid", text: "Check that the whole link was copied, or ask a workspace admin for a new invitation." },
-  expired: { title: "This invitation has expired", text: "Invitation links work for a limited time. Ask a workspace admin to resend it." },
-  accepted: { title: "This invitation has already been used", text: "Each invitation link works once. If you accepted it, sign in to reach the workspace." },
-  revoked: { title: "This invitation was revoked", text: "A workspace admin withdrew it. Ask them for a new invitation if you still need access." },
+  unknown: {
+    title: "This invitation link is not valid",
+    text: "Check that the whole link was copied, or ask a workspace admin for a new invitation.",
+  },
+  expired: {
+    title: "This invitation has expired",
+    text: "Invitation links work for a limited time. Ask a workspace admin to resend it.",
+  },
+  accepted: {
+    title: "This invitation has already been used",
+    text: "Each invitation link works once. If you accepted it, sign in to reach the workspace.",
+  },
+  revoked: {
+    title: "This invitation was revoked",
+    text: "A workspace admin withdrew it. Ask them for a new invitation if you still need access.",
+  },
 };
 
 /** The link in an invitation email: accept as the signed-in user, sign in, or create an account. */

@@ -12,5 +12,8 @@ export const dynamic = "force-dynamic";
 export async function GET(req: Request): Promise<Response> {
   const host = hostOf(new URL(req.url).searchParams.get("domain"));
   const ok = host !== null && (await isVerifiedHostname(host));
-  return new Response(ok ? "ok\n" : "not a verified domain\n", { status: ok ? 200 : 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(ok ? "ok\n" : "not a verified domain\n", {
+    status: ok ? 200 : 404,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+  });
 }

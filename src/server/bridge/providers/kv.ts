@@ -13,7 +13,10 @@ import { likeLiteral } from "@/server/platform/like";
 export type TKvTarget = { workspaceId: string; productId: string };
 
 export class KvError extends Error {
-  constructor(readonly kind: "max_keys" | "not_a_number", message: string) {
+  constructor(
+    readonly kind: "max_keys" | "not_a_number",
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -45,20 +48,24 @@ export async function kvSet(t: TKvTarget, key: string, json: string, bytes: numb
     [t.workspaceId, t.productId, key, json, bytes],
   );
   if (updated.length > 0) return;
-  const rows = await withKeyCountLock(t, (tx) => tx.$queryRaw<{ key: string }[]>`
+  const rows = await withKeyCountLock(
+    t,
+    (tx) => tx.$queryRaw<{ key: string }[]>`
     INSERT INTO kv_entries (workspace_id, product_id, key, value, value_bytes)
     SELECT ${t.workspaceId}, ${t.productId}, ${key}, ${json}::jsonb, ${bytes}
      WHERE EXISTS (SELECT 1 FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key})
         OR (SELECT count(*) FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId}) < ${maxKeys}
     ON CONFLICT (workspace_id, product_id, key)
     DO UPDATE SET value = EXCLUDED.value, value_bytes = EXCLUDED.value_bytes, updated_at = now()
-    RETURNING key`);
+    RETURNING key`,
+  );
   if (!rows.length) throw new KvError("max_keys", `the product already holds its maximum of ${maxKeys} keys`);
 }
 
 export async function kvDelete(t: TKvTarget, key: string): Promise<boolean> {
   // Raw SQL on purpose: the statement names the workspace itself.
-  const n = await db().$executeRaw`DELETE FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key}`;
+  const n = await db()
+    .$executeRaw`DELETE FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key}`;
   return n > 0;
 }
 
@@ -71,7 +78,9 @@ export async function kvIncrement(t: TKvTarget, key: string, by: number, maxKeys
        AND jsonb_typeof(e.value) = 'number' AND (e.value #>> '{}') ~ '^-?[0-9]+$'
     RETURNING value`;
   if (updated.length) return Number(updated[0]!.value);
-  const rows = await withKeyCountLock(t, (tx) => tx.$queryRaw<{ value: unknown }[]>`
+  const rows = await withKeyCountLock(
+    t,
+    (tx) => tx.$queryRaw<{ value: unknown }[]>`
     INSERT INTO kv_entries AS e (workspace_id, product_id, key, value, value_bytes)
     SELECT ${t.workspaceId}, ${t.productId}, ${key}, to_jsonb(${by}::bigint), length(${String(by)})
      WHERE EXISTS (SELECT 1 FROM kv_entries WHERE workspace_id = ${t.workspaceId} AND product_id = ${t.productId} AND key = ${key})
@@ -80,7 +89,8 @@ export async function kvIncrement(t: TKvTarget, key: string, by: number, maxKeys
     DO UPDATE SET value = to_jsonb((e.value #>> '{}')::bigint + ${by}::bigint),
                   value_bytes = length(((e.value #>> '{}')::bigint + ${by}::bigint)::text), updated_at = now()
      WHERE jsonb_typeof(e.value) = 'number' AND (e.value #>> '{}') ~ '^-?[0-9]+$'
-    RETURNING value`);
+    RETURNING value`,
+  );
   if (rows.length) return Number(rows[0]!.value);
   const exists = await kvGet(t, key);
   if (exists) throw new KvError("not_a_number", "the stored value is not an integer");
@@ -95,7 +105,8 @@ export async function kvList(
 ): Promise<{ keys: string[]; next_cursor: string | null }> {
   const rows = await scopedDb(t.workspaceId).kvEntry.findMany({
     where: {
-      productId: t.productId, key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) },
+      productId: t.productId,
+      key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) },
     },
     select: { key: true },
     orderBy: { key: "asc" },

@@ -1,7 +1,6 @@
 import { request } from "undici";
 import { egressAgent, egressBlocked } from "@/server/platform/egress";
-import type { TUsage } from "../bridge.contract";
-import { ProviderError } from "../errors";
+import { ProviderError, type TUsage } from "./types";
 
 /**
  * OpenAI-compatible HTTP (OpenAI, Ollama, vLLM, LiteLLM...): chat completions
@@ -17,7 +16,12 @@ export { ProviderError };
  * followed: they are an outage for this call, so a listed fallback may serve
  * it), 5xx, invalid JSON, connection failures -> "unavailable".
  */
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<unknown> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  timeoutMs: number,
+): Promise<unknown> {
   let res: Awaited<ReturnType<typeof request>>;
   try {
     res = await request(url, {
@@ -30,13 +34,19 @@ export async function postJson(url: string, headers: Record<string, string>, bod
   } catch (err) {
     const blocked = egressBlocked(err);
     if (blocked) throw new ProviderError("unavailable", blocked.message);
-    throw new ProviderError("unavailable", (err as Error).name === "TimeoutError" ? "provider timed out" : "provider unreachable");
+    throw new ProviderError(
+      "unavailable",
+      (err as Error).name === "TimeoutError" ? "provider timed out" : "provider unreachable",
+    );
   }
   const status = res.statusCode;
   if (status < 200 || status >= 300) {
     await res.body.dump().catch(() => undefined); // frees the pooled connection
     const rejected = status >= 400 && status < 500 && status !== 429 && status !== 408;
-    throw new ProviderError(rejected ? "rejected" : "unavailable", status === 529 ? "provider overloaded (529)" : `provider answered ${status}`);
+    throw new ProviderError(
+      rejected ? "rejected" : "unavailable",
+      status === 529 ? "provider overloaded (529)" : `provider answered ${status}`,
+    );
   }
   try {
     return await res.body.json();
@@ -55,7 +65,9 @@ export type TAiCall = {
   timeoutMs: number;
 };
 
-export async function openAiGenerate(c: TAiCall): Promise<{ output: unknown; usage: TUsage; tokens: { input: number; output: number } }> {
+export async function openAiGenerate(
+  c: TAiCall,
+): Promise<{ output: unknown; usage: TUsage; tokens: { input: number; output: number } }> {
   const base = c.baseUrl.replace(/\/+$/, "");
   const text = "text" in c.input ? c.input.text : undefined;
   const messages = "messages" in c.input ? c.input.messages : [{ role: "user", content: text! }];

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { checkEgressLiteral, egressBlocked, guardedLookup } from "@/server/platform/egress";
-import { ProviderError } from "../errors";
+import { ProviderError } from "./types";
 import { fieldText } from "@/server/platform/body";
 
 /**
@@ -47,7 +47,15 @@ const OPERATION_TIMEOUT_MS = 30_000;
 const MAX_ATTEMPTS = 2;
 const HEAD_CONCURRENCY = 8;
 const MAX_CLIENTS = 64;
-const TRANSIENT_CODES = new Set(["SlowDown", "RequestTimeout", "RequestTimeTooSkewed", "ServiceUnavailable", "InternalError", "Throttling", "ThrottlingException"]);
+const TRANSIENT_CODES = new Set([
+  "SlowDown",
+  "RequestTimeout",
+  "RequestTimeTooSkewed",
+  "ServiceUnavailable",
+  "InternalError",
+  "Throttling",
+  "ThrottlingException",
+]);
 
 /** A read of an object larger than the caller allows (thrown before its body is read). */
 export class ObjectTooLarge extends Error {
@@ -98,8 +106,10 @@ async function client(t: TS3Target): Promise<S3Client> {
     responseChecksumValidation: "WHEN_REQUIRED",
     // The SDK's keep-alive agents, but resolving through the egress guard (IP literals: checked in s3Storage).
     requestHandler: {
-      connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: SOCKET_TIMEOUT_MS,
-      httpAgent: { lookup: guardedLookup("provider") }, httpsAgent: { lookup: guardedLookup("provider") },
+      connectionTimeout: CONNECT_TIMEOUT_MS,
+      requestTimeout: SOCKET_TIMEOUT_MS,
+      httpAgent: { lookup: guardedLookup("provider") },
+      httpsAgent: { lookup: guardedLookup("provider") },
     },
   });
   clients.set(id, c);
@@ -121,7 +131,8 @@ function mapError(err: unknown): ProviderError {
   const status = e.$metadata?.httpStatusCode;
   // HEAD answers have no body, so the SDK cannot name their error: the status's reason phrase then.
   const named = e.name && e.name !== "Error" && e.name !== "Unknown" ? e.name : undefined;
-  const code = named ?? e.code ?? (status !== undefined ? (STATUS_CODES[status] ?? "error").replace(/\s+/g, "") : "error");
+  const code =
+    named ?? e.code ?? (status !== undefined ? (STATUS_CODES[status] ?? "error").replace(/\s+/g, "") : "error");
   if (status === undefined || status >= 500 || status === 429 || status === 408 || TRANSIENT_CODES.has(code)) {
     return new ProviderError("unavailable", status === undefined ? `S3 unreachable (${code})` : `S3 ${status} ${code}`);
   }
@@ -148,7 +159,8 @@ export async function s3Storage(
     throw mapError(err);
   }
   const c = await client(t);
-  const { GetObjectCommand, PutObjectCommand, HeadObjectCommand, DeleteObjectCommand, ListObjectsV2Command } = await loadSdk();
+  const { GetObjectCommand, PutObjectCommand, HeadObjectCommand, DeleteObjectCommand, ListObjectsV2Command } =
+    await loadSdk();
   const key = String(body.key ?? body.prefix);
   const Key = objectKey(productId, key);
   try {
@@ -158,8 +170,12 @@ export async function s3Storage(
         const sha256 = createHash("sha256").update(bytes).digest("hex");
         await c.send(
           new PutObjectCommand({
-            Bucket: t.bucket, Key, Body: bytes, ContentLength: bytes.length,
-            ContentType: fieldText(body.content_type, "application/octet-stream"), Metadata: { sha256 },
+            Bucket: t.bucket,
+            Key,
+            Body: bytes,
+            ContentLength: bytes.length,
+            ContentType: fieldText(body.content_type, "application/octet-stream"),
+            Metadata: { sha256 },
           }),
           deadline(),
         );
@@ -171,7 +187,10 @@ export async function s3Storage(
           res = await c.send(new GetObjectCommand({ Bucket: t.bucket, Key }), deadline());
         } catch (err) {
           if ((err as TSdkError).name === "NoSuchKey") {
-            return { output: { key, found: false, content_base64: null, size_bytes: 0, sha256: null, content_type: null }, bytes: 0 };
+            return {
+              output: { key, found: false, content_base64: null, size_bytes: 0, sha256: null, content_type: null },
+              bytes: 0,
+            };
           }
           throw err;
         }
@@ -184,8 +203,12 @@ export async function s3Storage(
         if (bytes.length > opts.maxReadBytes) throw new ObjectTooLarge(bytes.length);
         return {
           output: {
-            key, found: true, content_base64: bytes.toString("base64"), size_bytes: bytes.length,
-            sha256: createHash("sha256").update(bytes).digest("hex"), content_type: res.ContentType ?? "application/octet-stream",
+            key,
+            found: true,
+            content_base64: bytes.toString("base64"),
+            size_bytes: bytes.length,
+            sha256: createHash("sha256").update(bytes).digest("hex"),
+            content_type: res.ContentType ?? "application/octet-stream",
           },
           bytes: bytes.length,
         };
@@ -205,13 +228,18 @@ export async function s3Storage(
       case "list": {
         const res = await c.send(
           new ListObjectsV2Command({
-            Bucket: t.bucket, Prefix: Key, MaxKeys: Number(body.limit ?? 50),
+            Bucket: t.bucket,
+            Prefix: Key,
+            MaxKeys: Number(body.limit ?? 50),
             ...(body.cursor ? { ContinuationToken: fieldText(body.cursor) } : {}),
           }),
           deadline(),
         );
         const listed = (res.Contents ?? []).filter((o) => o.Key?.startsWith(Key));
-        const objects: Array<{ key: string; size_bytes: number; sha256: string | null } | null> = Array.from({ length: listed.length }, () => null);
+        const objects: Array<{ key: string; size_bytes: number; sha256: string | null } | null> = Array.from(
+          { length: listed.length },
+          () => null,
+        );
         let next = 0;
         const worker = async () => {
           while (next < listed.length) {
@@ -219,7 +247,11 @@ export async function s3Storage(
             const o = listed[i]!;
             try {
               const head = await c.send(new HeadObjectCommand({ Bucket: t.bucket, Key: o.Key! }), deadline());
-              objects[i] = { key: bridgeKey(productId, o.Key!), size_bytes: Number(head.ContentLength ?? o.Size ?? 0), sha256: head.Metadata?.sha256 ?? null };
+              objects[i] = {
+                key: bridgeKey(productId, o.Key!),
+                size_bytes: Number(head.ContentLength ?? o.Size ?? 0),
+                sha256: head.Metadata?.sha256 ?? null,
+              };
             } catch (err) {
               if (status(err) !== 404) throw err; // deleted since the listing: left out
             }
@@ -227,7 +259,10 @@ export async function s3Storage(
         };
         await Promise.all(Array.from({ length: Math.min(HEAD_CONCURRENCY, listed.length) }, worker));
         return {
-          output: { objects: objects.filter((o) => o !== null), next_cursor: res.IsTruncated && res.NextContinuationToken ? res.NextContinuationToken : null },
+          output: {
+            objects: objects.filter((o) => o !== null),
+            next_cursor: res.IsTruncated && res.NextContinuationToken ? res.NextContinuationToken : null,
+          },
           bytes: 0,
         };
       }
@@ -269,15 +304,30 @@ export async function s3Probe(t: TS3Target): Promise<{ key: string; steps: strin
       return out;
     } catch (err) {
       const e = mapError(err);
-      throw new ProviderError(e.kind, `${name} ${t.bucket}/${Key} failed: ${e.message}${name === "DELETE" ? " (the probe object may remain)" : ""}`);
+      throw new ProviderError(
+        e.kind,
+        `${name} ${t.bucket}/${Key} failed: ${e.message}${name === "DELETE" ? " (the probe object may remain)" : ""}`,
+      );
     }
   };
-  await step("PUT", () => c.send(new PutObjectCommand({ Bucket: t.bucket, Key, Body: body, ContentLength: body.length, ContentType: "text/plain" }), deadline()));
+  await step("PUT", () =>
+    c.send(
+      new PutObjectCommand({
+        Bucket: t.bucket,
+        Key,
+        Body: body,
+        ContentLength: body.length,
+        ContentType: "text/plain",
+      }),
+      deadline(),
+    ),
+  );
   const got = await step("GET", async () => {
     const res = await c.send(new GetObjectCommand({ Bucket: t.bucket, Key }), deadline());
     return Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
   });
-  if (!got.equals(body)) throw new ProviderError("rejected", `GET ${t.bucket}/${Key} answered other bytes than were written`);
+  if (!got.equals(body))
+    throw new ProviderError("rejected", `GET ${t.bucket}/${Key} answered other bytes than were written`);
   await step("DELETE", () => c.send(new DeleteObjectCommand({ Bucket: t.bucket, Key }), deadline()));
   return { key: Key, steps };
 }

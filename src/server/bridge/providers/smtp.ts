@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import nodemailer from "nodemailer";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import { egressBlocked, resolveEgress } from "@/server/platform/egress";
-import { ProviderError } from "../errors";
+import { ProviderError } from "./types";
 
 /**
  * SMTP via nodemailer, one pooled transport (keep-alive) per checked address
@@ -26,13 +26,22 @@ const MAX_TRANSPORTS = 64;
 const transports = new Map<string, nodemailer.Transporter>();
 
 function transport(t: TSmtpTarget, host: string, address: string): nodemailer.Transporter {
-  const key = createHash("sha256").update(JSON.stringify([address, host, t.port, t.secure, t.auth.user, t.auth.pass])).digest("hex");
+  const key = createHash("sha256")
+    .update(JSON.stringify([address, host, t.port, t.secure, t.auth.user, t.auth.pass]))
+    .digest("hex");
   let tr = transports.get(key);
   if (!tr) {
     tr = nodemailer.createTransport({
-      host: address, port: t.port, secure: t.secure, auth: t.auth, pool: true, maxConnections: 5,
+      host: address,
+      port: t.port,
+      secure: t.secure,
+      auth: t.auth,
+      pool: true,
+      maxConnections: 5,
       ...(isIP(host) ? {} : { servername: host }),
-      connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
       // Loopback test servers have no certificate; real servers are verified.
       tls: { rejectUnauthorized: !["127.0.0.1", "localhost", "::1"].includes(host) },
     });
@@ -54,7 +63,10 @@ const notConnected = (e: TSmtpError) =>
 
 const addressText = (a: string | { address: string }): string => (typeof a === "string" ? a : a.address);
 
-export async function smtpSend(t: TSmtpTarget, m: TMessage): Promise<{ message_id: string; accepted: string[]; rejected: string[] }> {
+export async function smtpSend(
+  t: TSmtpTarget,
+  m: TMessage,
+): Promise<{ message_id: string; accepted: string[]; rejected: string[] }> {
   const host = t.host.replace(/^\[|\]$/g, "");
   try {
     const addresses = (await resolveEgress("provider", host)).sort((a, b) => a.family - b.family);
@@ -62,8 +74,16 @@ export async function smtpSend(t: TSmtpTarget, m: TMessage): Promise<{ message_i
       try {
         // nodemailer's SentMessageInfo is `any` for a pooled SMTP transport; this is its shape.
         const info = (await transport(t, host, addresses[i]!.address).sendMail({
-          from: m.from, to: m.recipients, subject: m.subject, text: m.text, html: m.html,
-        })) as { messageId?: string; accepted?: Array<string | { address: string }>; rejected?: Array<string | { address: string }> };
+          from: m.from,
+          to: m.recipients,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+        })) as {
+          messageId?: string;
+          accepted?: Array<string | { address: string }>;
+          rejected?: Array<string | { address: string }>;
+        };
         return {
           message_id: String(info.messageId ?? ""),
           accepted: (info.accepted ?? []).map(addressText),
@@ -92,7 +112,9 @@ export async function smtpSend(t: TSmtpTarget, m: TMessage): Promise<{ message_i
  * offers AUTH, then QUIT. Answers the TLS mode, the server's EHLO line and
  * whether the sign-in was checked; errors are ProviderErrors as smtpSend's.
  */
-export async function smtpCheck(t: TSmtpTarget): Promise<{ tls: "tls" | "starttls" | "none"; ehlo: string; authenticated: boolean }> {
+export async function smtpCheck(
+  t: TSmtpTarget,
+): Promise<{ tls: "tls" | "starttls" | "none"; ehlo: string; authenticated: boolean }> {
   const host = t.host.replace(/^\[|\]$/g, "");
   try {
     const addresses = (await resolveEgress("provider", host)).sort((a, b) => a.family - b.family);
@@ -116,16 +138,27 @@ export async function smtpCheck(t: TSmtpTarget): Promise<{ tls: "tls" | "starttl
   }
 }
 
-function checkOnce(t: TSmtpTarget, host: string, address: string): Promise<{ tls: "tls" | "starttls" | "none"; ehlo: string; authenticated: boolean }> {
+function checkOnce(
+  t: TSmtpTarget,
+  host: string,
+  address: string,
+): Promise<{ tls: "tls" | "starttls" | "none"; ehlo: string; authenticated: boolean }> {
   const conn = new SMTPConnection({
-    host: address, port: t.port, secure: t.secure,
+    host: address,
+    port: t.port,
+    secure: t.secure,
     ...(isIP(host) ? {} : { servername: host }),
-    connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 15_000,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 15_000,
     tls: { rejectUnauthorized: !["127.0.0.1", "localhost", "::1"].includes(host) },
   });
   return new Promise((resolve, reject) => {
     let done = false;
-    const finish = (err: Error | null | undefined, value?: { tls: "tls" | "starttls" | "none"; ehlo: string; authenticated: boolean }) => {
+    const finish = (
+      err: Error | null | undefined,
+      value?: { tls: "tls" | "starttls" | "none"; ehlo: string; authenticated: boolean },
+    ) => {
       if (done) return;
       done = true;
       if (err) {
@@ -137,14 +170,23 @@ function checkOnce(t: TSmtpTarget, host: string, address: string): Promise<{ tls
       }
     };
     conn.once("error", (err) => finish(err));
-    conn.once("end", () => finish(Object.assign(new Error("the server closed the connection"), { code: "ECONNECTION" })));
+    conn.once("end", () =>
+      finish(Object.assign(new Error("the server closed the connection"), { code: "ECONNECTION" })),
+    );
     conn.connect((err) => {
       if (err) return finish(err);
-      const ehlo = String(conn.lastServerResponse || "").split(/\r?\n/)[0]?.replace(/^250[- ]/, "").trim() ?? "";
+      const ehlo =
+        String(conn.lastServerResponse || "")
+          .split(/\r?\n/)[0]
+          ?.replace(/^250[- ]/, "")
+          .trim() ?? "";
       const tls = t.secure ? "tls" : conn.secure ? "starttls" : "none";
       // nodemailer's own rule (as verify() and a send): sign in only when the server offers AUTH.
-      if (!(conn as unknown as { allowsAuth: boolean }).allowsAuth) return finish(null, { tls, ehlo, authenticated: false });
-      conn.login({ user: t.auth.user, pass: t.auth.pass }, (e) => (e ? finish(e) : finish(null, { tls, ehlo, authenticated: true })));
+      if (!(conn as unknown as { allowsAuth: boolean }).allowsAuth)
+        return finish(null, { tls, ehlo, authenticated: false });
+      conn.login({ user: t.auth.user, pass: t.auth.pass }, (e) =>
+        e ? finish(e) : finish(null, { tls, ehlo, authenticated: true }),
+      );
     });
   });
 }

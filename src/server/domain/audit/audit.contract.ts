@@ -83,7 +83,10 @@ export const ZEventHeader = z
     time: z.string(),
     workspace_id: zWorkspaceId,
     correlation_id: z.string(),
-    dataschema: z.string().nullable().describe("URL of the data's JSON Schema; null for types without a published schema"),
+    dataschema: z
+      .string()
+      .nullable()
+      .describe("URL of the data's JSON Schema; null for types without a published schema"),
   })
   .meta({ id: "EventHeader" });
 export type TEventHeader = z.infer<typeof ZEventHeader>;

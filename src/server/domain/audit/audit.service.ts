@@ -6,7 +6,7 @@ import { AppError, notFound } from "@/server/platform/errors";
 import { eventSchemaUrl } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
-import { roleAtLeast, type TRole } from "@/server/domain/identity/access.service";
+import { roleAtLeast, type TRole } from "@/server/domain/identity/workspace-access.service";
 import { hasEventSchema } from "@/server/domain/events/event-schemas";
 import {
   CORRELATION_EVENTS_MAX,
@@ -49,7 +49,11 @@ export function toAuditRecord(r: AuditRecord): TAuditRecord {
  * action, actor, target, correlation id and a [since, until) time window,
  * keyset-paginated on (created_at, id).
  */
-export async function listAuditRecords(workspaceId: string, role: TRole, q: TAuditListQuery): Promise<TPage<TAuditRecord>> {
+export async function listAuditRecords(
+  workspaceId: string,
+  role: TRole,
+  q: TAuditListQuery,
+): Promise<TPage<TAuditRecord>> {
   const since = q.since ? new Date(q.since) : undefined;
   const until = q.until ? new Date(q.until) : undefined;
   if (since && until && since > until) {

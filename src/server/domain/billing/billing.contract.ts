@@ -11,12 +11,21 @@ import { CURRENCY_CODES } from "./money";
  * `currency`.
  */
 const zCurrency = z.enum(CURRENCY_CODES).describe("ISO 4217 code");
-const zMicros = z.number().int().min(0).max(1_000_000_000_000).describe("Micros: millionths of the currency's major unit");
+const zMicros = z
+  .number()
+  .int()
+  .min(0)
+  .max(1_000_000_000_000)
+  .describe("Micros: millionths of the currency's major unit");
 const zMinorPositive = z.number().int().min(1).max(100_000_000_000).describe("Minor units (cents), > 0");
 const zTime = z.string().describe("date-time, UTC, ending in Z");
 
-export const zProviderName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, "provider: 1..64 of a-z 0-9 . _ - starting with a letter or digit");
-export const zModelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, "model: 1..128 of A-Z a-z 0-9 . _ : - starting with a letter or digit");
+export const zProviderName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, "provider: 1..64 of a-z 0-9 . _ - starting with a letter or digit");
+export const zModelName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, "model: 1..128 of A-Z a-z 0-9 . _ : - starting with a letter or digit");
 
 // ---------------------------------------------------------------- rate cards
 
@@ -29,6 +38,10 @@ export const ZRateCardRequest = z
       input_tokens_per_million: zMicros,
       output_tokens_per_million: zMicros,
       per_call: zMicros,
+      /** The platform's metered categories, only on its own cards (provider `capstan`): runtime per CPU-second, storage per GB-month, email per message. Default 0. */
+      per_cpu_second: zMicros.optional(),
+      per_gb_month: zMicros.optional(),
+      per_message: zMicros.optional(),
     }),
   })
   .meta({ id: "RateCardRequest" });
@@ -39,7 +52,14 @@ export const ZRateCard = z
     provider: z.string(),
     model: z.string(),
     currency: zCurrency,
-    prices: z.object({ input_tokens_per_million: z.number().int(), output_tokens_per_million: z.number().int(), per_call: z.number().int() }),
+    prices: z.object({
+      input_tokens_per_million: z.number().int(),
+      output_tokens_per_million: z.number().int(),
+      per_call: z.number().int(),
+      per_cpu_second: z.number().int(),
+      per_gb_month: z.number().int(),
+      per_message: z.number().int(),
+    }),
     effective_from: zTime,
     /** When the next version of this provider/model takes over; null while none is scheduled. */
     effective_until: zTime.nullable(),
@@ -53,7 +73,10 @@ export const ZRateCardDetail = z
   .object({ current: ZRateCard.nullable(), versions: z.array(ZRateCard) })
   .meta({ id: "RateCardDetail" });
 export const ZRateCardPath = z.object({ provider: zProviderName, model: zModelName });
-export const ZRateCardListQuery = zListQuery.extend({ provider: zProviderName.optional(), model: zModelName.optional() });
+export const ZRateCardListQuery = zListQuery.extend({
+  provider: zProviderName.optional(),
+  model: zModelName.optional(),
+});
 
 // ---------------------------------------------------------------- wallet
 
@@ -104,11 +127,23 @@ export const ZWallet = z
     balances: z.array(ZBalance),
     /** Unexpired grants with credit left, in the order they are spent. */
     grants: z.array(ZGrant),
+    /** True when the Stripe gateway is configured on this platform (CAPSTAN_STRIPE_SECRET_KEY): saving a card, charging an invoice to it, checkout links and automatic top-up need it. */
+    card_payments_available: z.boolean(),
   })
   .meta({ id: "Wallet" });
 export type TWallet = z.infer<typeof ZWallet>;
 
-export const ENTRY_KINDS = ["top_up", "grant", "usage", "refund", "adjustment", "expiry"] as const;
+export const ENTRY_KINDS = [
+  "top_up",
+  "grant",
+  "usage",
+  "refund",
+  "adjustment",
+  "expiry",
+  "invoice_transfer",
+  "invoice_payment",
+  "credit_note",
+] as const;
 export const ZWalletEntry = z
   .object({
     id: zId("led"),
@@ -197,7 +232,12 @@ export type TManualCallback = z.infer<typeof ZManualCallback>;
 export const ZAdjustmentRequest = z
   .strictObject({
     /** Signed, non-zero: a credit (> 0) or a debit (< 0) of paid balance, in minor units. */
-    amount_minor: z.number().int().min(-100_000_000_000).max(100_000_000_000).refine((v) => v !== 0, "must not be zero"),
+    amount_minor: z
+      .number()
+      .int()
+      .min(-100_000_000_000)
+      .max(100_000_000_000)
+      .refine((v) => v !== 0, "must not be zero"),
     currency: zCurrency,
     /** Why, in words (kept on the audit record). */
     reason: z.string().min(1).max(512),
@@ -205,7 +245,12 @@ export const ZAdjustmentRequest = z
   .meta({ id: "AdjustmentRequest" });
 export const ZAdjustment = z
   .object({
-    id: zId("adj"), workspace_id: zWorkspaceId, currency: zCurrency, amount_minor: z.number().int(), reason: z.string(), created_at: zTime,
+    id: zId("adj"),
+    workspace_id: zWorkspaceId,
+    currency: zCurrency,
+    amount_minor: z.number().int(),
+    reason: z.string(),
+    created_at: zTime,
   })
   .meta({ id: "Adjustment" });
 export type TAdjustment = z.infer<typeof ZAdjustment>;

@@ -4,7 +4,20 @@
  * arithmetic only. No server imports: the console uses it too.
  */
 export const CURRENCIES = {
-  USD: 2, EUR: 2, GBP: 2, CHF: 2, CAD: 2, AUD: 2, SEK: 2, NOK: 2, DKK: 2, PLN: 2, JPY: 0, KRW: 0, BHD: 3, KWD: 3,
+  USD: 2,
+  EUR: 2,
+  GBP: 2,
+  CHF: 2,
+  CAD: 2,
+  AUD: 2,
+  SEK: 2,
+  NOK: 2,
+  DKK: 2,
+  PLN: 2,
+  JPY: 0,
+  KRW: 0,
+  BHD: 3,
+  KWD: 3,
 } as const satisfies Record<string, 0 | 2 | 3>;
 export type TCurrency = keyof typeof CURRENCIES;
 export const CURRENCY_CODES = Object.keys(CURRENCIES) as [TCurrency, ...TCurrency[]];

@@ -1,16 +1,17 @@
 import type { Invoice, Prisma } from "@/generated/prisma/client";
-import { writeAudit } from "@/server/platform/audit";
-import { db } from "@/server/platform/db/client";
+import { env } from "@/server/platform/env";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
-import { logger } from "@/server/platform/logger";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
-import { iso, utcMonth } from "@/server/platform/time";
+import { iso, isoOrNull } from "@/server/platform/time";
 import type { TInvoice, TInvoiceDocument } from "./invoices.contract";
-import { CURRENCIES, divRoundHalfUp, toWire, type TCurrency } from "./money";
-import { getProfile } from "./subscriptions.service";
-import { inWallet } from "./wallet.service";
+import { CURRENCIES, divRoundHalfUp, toWire, type TCurrency, remainingMinor } from "./money";
+import { getProfile } from "./profile.service";
+import { meteredLines, type TMeteredLine } from "./pricing-metered.service";
+import { inWallet, spend } from "./wallet.service";
+import { finalizeIn } from "./invoice-lifecycle.service";
+import { creditNotesOf } from "./credit-notes.service";
 
 /**
  * Month-close invoices (docs/decisions.md "Billing"): one per workspace,
@@ -26,15 +27,31 @@ function monthBounds(month: string): { start: Date; end: Date } {
   return { start: new Date(Date.UTC(y, m - 1, 1)), end: new Date(Date.UTC(y, m, 1)) };
 }
 
-export function previousMonth(now = new Date()): string {
-  return utcMonth(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)));
-}
-
-function toInvoice(i: Invoice): TInvoice {
+export function toInvoice(i: Invoice): TInvoice {
   return {
-    id: i.id, workspace_id: i.workspaceId, month: i.month, currency: i.currency as TCurrency, status: "issued",
-    lines: i.lines as TInvoice["lines"], usage_micros: toWire(i.usageMicros), granted_micros: toWire(i.grantedMicros),
-    subscription_minor: toWire(i.subscriptionMinor), total_minor: toWire(i.totalMinor), issued_at: iso(i.issuedAt), created_at: iso(i.createdAt),
+    id: i.id,
+    workspace_id: i.workspaceId,
+    number: i.number,
+    month: i.month,
+    currency: i.currency as TCurrency,
+    status: i.status as TInvoice["status"],
+    lines: i.lines as TInvoice["lines"],
+    usage_micros: toWire(i.usageMicros),
+    granted_micros: toWire(i.grantedMicros),
+    subscription_minor: toWire(i.subscriptionMinor),
+    total_minor: toWire(i.totalMinor),
+    debt_minor: toWire(i.debtMinor),
+    amount_due_minor: toWire(i.amountDueMinor),
+    amount_paid_minor: toWire(i.amountPaidMinor),
+    credited_minor: toWire(i.creditedMinor),
+    amount_remaining_minor: toWire(remainingMinor(i)),
+    due_at: isoOrNull(i.dueAt),
+    finalized_at: isoOrNull(i.finalizedAt),
+    paid_at: isoOrNull(i.paidAt),
+    voided_at: isoOrNull(i.voidedAt),
+    uncollectible_at: isoOrNull(i.uncollectibleAt),
+    issued_at: iso(i.issuedAt),
+    created_at: iso(i.createdAt),
   };
 }
 
@@ -54,20 +71,46 @@ export async function getInvoice(workspaceId: string, id: string): Promise<TInvo
 /** The printable invoice: the invoice, the workspace and its billing profile as it is now (the profile is not snapshotted). */
 export async function getInvoiceDocument(workspaceId: string, id: string): Promise<TInvoiceDocument> {
   const invoice = await getInvoice(workspaceId, id);
-  const [workspace, billTo] = await Promise.all([scopedDb(workspaceId).workspace.findFirst({ select: { id: true, name: true } }), getProfile(workspaceId)]);
+  const [workspace, billTo] = await Promise.all([
+    scopedDb(workspaceId).workspace.findFirst({ select: { id: true, name: true } }),
+    getProfile(workspaceId),
+  ]);
   if (!workspace) throw notFound(`Workspace ${workspaceId}`);
-  return { invoice, workspace, bill_to: billTo };
+  return {
+    invoice,
+    workspace,
+    bill_to: billTo,
+    credit_notes: await creditNotesOf(workspaceId, id, invoice.number ?? invoice.id),
+  };
 }
 
 type TLineRow = {
-  capability: string; provider: string; model: string | null; rate_card_version_id: string; calls: number; tokens: number; amount: bigint;
-  input: bigint; output: bigint; per_call: bigint;
+  capability: string;
+  provider: string;
+  model: string | null;
+  rate_card_version_id: string;
+  calls: number;
+  tokens: number;
+  amount: bigint;
+  input: bigint;
+  output: bigint;
+  per_call: bigint;
 };
 
 /** `tx`: the workspace's scoped wallet transaction (inWallet); its raw SQL names the workspace itself. */
-async function issueIn(tx: Prisma.TransactionClient, workspaceId: string, month: string, currency: TCurrency, now: Date): Promise<Invoice | null> {
-  const existing = await tx.invoice.findUnique({ where: { workspaceId_month_currency: { workspaceId, month, currency } } });
+async function issueIn(
+  tx: Prisma.TransactionClient,
+  workspaceId: string,
+  month: string,
+  currency: TCurrency,
+  now: Date,
+  metered: TMeteredLine[],
+): Promise<Invoice | null> {
+  const existing = await tx.invoice.findUnique({
+    where: { workspaceId_month_currency: { workspaceId, month, currency } },
+  });
   if (existing) return null;
+  const id = newId("ivc");
   const { start, end } = monthBounds(month);
   const lines = await tx.$queryRaw<TLineRow[]>`
     SELECT ci.capability, ci.provider, v.model, ci.rate_card_version_id, count(*)::int AS calls, coalesce(sum(ci.usage_units), 0)::int AS tokens,
@@ -83,32 +126,72 @@ async function issueIn(tx: Prisma.TransactionClient, workspaceId: string, month:
        AND ci.workspace_id = ${workspaceId} AND ci.requested_at >= ${start} AND ci.requested_at < ${end}`;
   // Each subscription period that started this month bills its snapshotted price (renewals and changes alike).
   const periods = await tx.subscriptionPeriod.findMany({
-    where: { currency, periodStart: { gte: start, lt: end }, priceMinor: { gt: 0 } }, orderBy: { periodStart: "asc" },
+    where: { currency, periodStart: { gte: start, lt: end }, OR: [{ priceMinor: { not: 0 } }, { kind: "trial" }] },
+    orderBy: { periodStart: "asc" },
   });
   const fee = periods.reduce((sum, p) => sum + p.priceMinor, BigInt(0));
-  const usage = lines.reduce((sum, l) => sum + BigInt(l.amount), BigInt(0));
+  // Runtime, storage and email, priced now (docs/decisions.md "Credit notes, subscriptions that end, metered pricing"): debited from the
+  // wallet like usage (grants first, then paid balance), once per invoice (the ledger's unique source), so what the paid
+  // balance cannot cover moves onto this invoice as debt at finalization.
+  const meteredMicros = metered.reduce((sum, l) => sum + BigInt(l.amount_micros), BigInt(0));
+  let meteredGranted = BigInt(0);
+  if (meteredMicros > BigInt(0)) {
+    await spend(tx, workspaceId, currency, meteredMicros, "usage", { kind: "metered_usage", id }, now);
+    const g = await tx.$queryRaw<{ g: bigint | null }[]>`
+      SELECT -sum(amount_micros)::bigint AS g FROM wallet_entries WHERE source_kind = 'metered_usage' AND source_id = ${id} AND grant_id IS NOT NULL`;
+    meteredGranted = BigInt(g[0]?.g ?? 0);
+  }
+  const usage = lines.reduce((sum, l) => sum + BigInt(l.amount), BigInt(0)) + meteredMicros;
   if (usage === BigInt(0) && fee === BigInt(0)) return null;
   const microsPerMinor = BigInt(10) ** BigInt(6 - CURRENCIES[currency]);
   const total = divRoundHalfUp(usage, microsPerMinor) + fee;
   const json = [
-    ...periods.map((p) => ({ kind: "subscription" as const, tier: p.tier, amount_minor: toWire(p.priceMinor), period_start: iso(p.periodStart), period_end: iso(p.periodEnd),
-      ...(p.kind === "proration" ? { proration: true } : {}) })),
-    ...lines.map((l) => ({
-      kind: "usage" as const, capability: l.capability, provider: l.provider, model: l.model ?? "", rate_card_version_id: l.rate_card_version_id,
-      calls: l.calls, tokens: l.tokens, amount_micros: toWire(BigInt(l.amount)),
-      unit_prices: { input_tokens_per_million: toWire(BigInt(l.input)), output_tokens_per_million: toWire(BigInt(l.output)), per_call: toWire(BigInt(l.per_call)) },
+    ...periods.map((p) => ({
+      kind: "subscription" as const,
+      tier: p.tier,
+      amount_minor: toWire(p.priceMinor),
+      period_start: iso(p.periodStart),
+      period_end: iso(p.periodEnd),
+      ...(p.kind === "proration" ? { proration: true } : {}),
+      ...(p.kind === "trial" ? { trial: true } : {}),
+      ...(p.kind === "cancellation" ? { cancellation: true } : {}),
     })),
+    ...lines.map((l) => ({
+      kind: "usage" as const,
+      capability: l.capability,
+      provider: l.provider,
+      model: l.model ?? "",
+      rate_card_version_id: l.rate_card_version_id,
+      calls: l.calls,
+      tokens: l.tokens,
+      amount_micros: toWire(BigInt(l.amount)),
+      unit_prices: {
+        input_tokens_per_million: toWire(BigInt(l.input)),
+        output_tokens_per_million: toWire(BigInt(l.output)),
+        per_call: toWire(BigInt(l.per_call)),
+      },
+    })),
+    ...metered.map(({ currency: _c, ...l }) => l),
   ];
-  const row = await tx.invoice.create({
+  const draft = await tx.invoice.create({
     data: {
-      id: newId("ivc"), workspaceId, month, currency, lines: json, usageMicros: usage, grantedMicros: BigInt(granted[0]?.g ?? 0),
-      subscriptionMinor: fee, totalMinor: total, issuedAt: now, createdAt: now,
+      id,
+      workspaceId,
+      month,
+      currency,
+      lines: json,
+      usageMicros: usage,
+      grantedMicros: BigInt(granted[0]?.g ?? 0) + meteredGranted,
+      subscriptionMinor: fee,
+      totalMinor: total,
+      issuedAt: now,
+      createdAt: now,
+      status: "draft",
+      issuer: env().CAPSTAN_INVOICE_ISSUER,
     },
   });
-  await writeAudit(tx, {
-    workspaceId, actor: { kind: "system", id: null }, action: "billing.invoice_issued", target: { kind: "invoice", id: row.id },
-    correlationId: newId("evt"), details: { month, currency, total_minor: toWire(total), usage_micros: toWire(usage) },
-  });
+  // Auto-advance (Stripe's default): the draft is finalized in the same transaction, so a closed month never leaves a draft behind.
+  const row = await finalizeIn(tx, draft, now);
   return row;
 }
 
@@ -124,38 +207,20 @@ export async function issueInvoices(workspaceId: string, month: string, now = ne
       SELECT DISTINCT charge_currency AS c FROM capability_invocations
        WHERE workspace_id = ${workspaceId} AND charge_micros IS NOT NULL AND requested_at >= ${start} AND requested_at < ${end}
       UNION SELECT currency FROM subscription_periods WHERE workspace_id = ${workspaceId} AND period_start >= ${start} AND period_start < ${end}`;
+    const metered = await meteredLines(tx, workspaceId, start, end);
+    const codes = new Set([...currencies.map((r) => r.c), ...metered.map((l) => l.currency)]);
     const out: TInvoice[] = [];
-    for (const { c } of currencies) {
-      const row = await issueIn(tx, workspaceId, month, c as TCurrency, now);
+    for (const c of [...codes].sort()) {
+      const row = await issueIn(
+        tx,
+        workspaceId,
+        month,
+        c as TCurrency,
+        now,
+        metered.filter((l) => l.currency === c),
+      );
       if (row) out.push(toInvoice(row));
     }
     return out;
   });
-}
-
-/**
- * Worker tick: the previous month's invoices of every workspace that has something to bill and no invoice yet.
- * Platform-scoped by design (month close): the scan spans all workspaces on db(); each is then issued scoped.
- */
-export async function issueDueInvoices(now = new Date()): Promise<number> {
-  const month = previousMonth(now);
-  const { start, end } = monthBounds(month);
-  // platform-scoped: month close scans every workspace; each is then issued scoped.
-  const due = await db().$queryRaw<{ workspace_id: string }[]>`
-    SELECT DISTINCT ci.workspace_id FROM capability_invocations ci
-     WHERE ci.charge_micros IS NOT NULL AND ci.requested_at >= ${start} AND ci.requested_at < ${end}
-       AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.workspace_id = ci.workspace_id AND i.month = ${month})
-    UNION SELECT s.workspace_id FROM subscription_periods s
-     WHERE s.period_start >= ${start} AND s.period_start < ${end}
-       AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.workspace_id = s.workspace_id AND i.month = ${month})
-    LIMIT 500`;
-  let issued = 0;
-  for (const { workspace_id } of due) {
-    try {
-      issued += (await issueInvoices(workspace_id, month, now)).length;
-    } catch (err) {
-      logger.error("billing.invoice_failed", { workspace_id, month, error: String(err) });
-    }
-  }
-  return issued;
 }

@@ -1,6 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { currency, divRoundHalfUp, formatMicros, formatMinor, fromWire, microsToMinorTrunc, minorToMicros, priceCall, toWire } from "./money";
+import {
+  currency,
+  divRoundHalfUp,
+  formatMicros,
+  formatMinor,
+  fromWire,
+  microsToMinorTrunc,
+  minorToMicros,
+  priceCall,
+  toWire,
+} from "./money";
 
 describe("money", () => {
   it("converts minor units to micros exactly per the currency exponent", () => {
@@ -16,9 +26,11 @@ describe("money", () => {
   });
 
   it("round-trips minor -> micros -> minor for any safe amount", () => {
-    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.constantFrom("USD", "JPY", "KWD" as const), (n, c) => {
-      expect(microsToMinorTrunc(minorToMicros(BigInt(n), c), c)).toBe(BigInt(n));
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.constantFrom("USD", "JPY", "KWD" as const), (n, c) => {
+        expect(microsToMinorTrunc(minorToMicros(BigInt(n), c), c)).toBe(BigInt(n));
+      }),
+    );
   });
 
   it("rounds half up", () => {
@@ -36,7 +48,9 @@ describe("money", () => {
     // 3 tokens in at 0.15 micros each = 0.45 -> 0 alone; with 1 in-token per component rounding would differ at scale.
     expect(priceCall(p, { inputTokens: 3, outputTokens: 0, calls: 1 })).toBe(BigInt(0));
     expect(priceCall(p, { inputTokens: 1_000_000, outputTokens: 500_000, calls: 1 })).toBe(BigInt(450_000));
-    expect(priceCall({ ...p, perCall: BigInt(2500) }, { inputTokens: 10, outputTokens: 10, calls: 1 })).toBe(BigInt(2508));
+    expect(priceCall({ ...p, perCall: BigInt(2500) }, { inputTokens: 10, outputTokens: 10, calls: 1 })).toBe(
+      BigInt(2508),
+    );
   });
 
   it("is exact where floating point is not", () => {

@@ -1,3 +1,4 @@
+import type { Invoice } from "@/generated/prisma/client";
 import { AppError } from "@/server/platform/errors";
 import { CURRENCIES, CURRENCY_CODES, type TCurrency } from "./currencies";
 
@@ -20,9 +21,14 @@ export function isCurrency(code: string): code is TCurrency {
 /** The currency or a 422 naming the field. */
 export function currency(code: string, path = "/currency"): TCurrency {
   if (!isCurrency(code)) {
-    throw new AppError("validation_failed", `${code} is not a supported ISO 4217 currency (${CURRENCY_CODES.join(", ")})`, {
-      reason: "unsupported_currency", errors: [{ path, message: "is not a supported currency" }],
-    });
+    throw new AppError(
+      "validation_failed",
+      `${code} is not a supported ISO 4217 currency (${CURRENCY_CODES.join(", ")})`,
+      {
+        reason: "unsupported_currency",
+        errors: [{ path, message: "is not a supported currency" }],
+      },
+    );
   }
   return code;
 }
@@ -56,8 +62,10 @@ export type TUnitPrices = { inputTokensPerMillion: bigint; outputTokensPerMillio
  */
 export function priceCall(p: TUnitPrices, usage: { inputTokens: number; outputTokens: number; calls: number }): bigint {
   const million = BigInt(1_000_000);
-  const exact = BigInt(usage.inputTokens) * p.inputTokensPerMillion + BigInt(usage.outputTokens) * p.outputTokensPerMillion
-    + BigInt(usage.calls) * p.perCall * million;
+  const exact =
+    BigInt(usage.inputTokens) * p.inputTokensPerMillion +
+    BigInt(usage.outputTokens) * p.outputTokensPerMillion +
+    BigInt(usage.calls) * p.perCall * million;
   return divRoundHalfUp(exact, million);
 }
 
@@ -71,4 +79,9 @@ export function toWire(v: bigint): number {
 export function fromWire(v: number): bigint {
   if (!Number.isSafeInteger(v)) throw new RangeError(`amount ${v} is not a safe integer`);
   return BigInt(v);
+}
+
+/** What is still owed on an invoice: due less paid less credited (minor units). */
+export function remainingMinor(i: Pick<Invoice, "amountDueMinor" | "amountPaidMinor" | "creditedMinor">): bigint {
+  return i.amountDueMinor - i.amountPaidMinor - i.creditedMinor;
 }

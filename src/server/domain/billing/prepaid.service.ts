@@ -5,7 +5,7 @@ import { priceCall, type TCurrency } from "./money";
 import { rateCardInForce } from "./rate-card-reads.service";
 
 /**
- * Prepaid tiers (docs/decisions.md "Billing: prepaid, Stripe, renewal"): a
+ * Prepaid tiers (docs/decisions.md "Prepaid, Stripe, renewal"): a
  * workspace whose tier is `prepaid` holds each call's maximum price from its
  * wallet when the call's budget is reserved (same statement), and pays the
  * actual price when it settles. Postpaid workspaces (the default) hold
@@ -42,7 +42,12 @@ export type TPrepaidHold = { hold: THold | null } | { refused: string };
  * wallet's (it could not be paid from it). No card: the call is unpriced and
  * holds 0 (admitted while the wallet is above zero).
  */
-export async function aiHold(workspaceId: string, candidates: Array<{ provider: string; model: string }>, tokens: number, at: Date): Promise<TPrepaidHold> {
+export async function aiHold(
+  workspaceId: string,
+  candidates: Array<{ provider: string; model: string }>,
+  tokens: number,
+  at: Date,
+): Promise<TPrepaidHold> {
   const currency = await prepaidCurrency(workspaceId);
   if (!currency) return { hold: null };
   let micros = BigInt(0);
@@ -54,9 +59,16 @@ export async function aiHold(workspaceId: string, candidates: Array<{ provider: 
     // Rate cards are the platform's price list (PLATFORM_GLOBAL), read through the pricing's own cache.
     const v = await rateCardInForce(c.provider, c.model, at);
     if (!v) continue;
-    if (v.currency !== currency) return { refused: `the ${c.provider}/${c.model} rate card is in ${v.currency}, the prepaid wallet in ${currency}` };
-    const dearer = v.inputTokensPerMillion > v.outputTokensPerMillion ? v.inputTokensPerMillion : v.outputTokensPerMillion;
-    const max = priceCall({ inputTokensPerMillion: dearer, outputTokensPerMillion: dearer, perCall: v.perCall }, { inputTokens: 0, outputTokens: tokens, calls: 1 });
+    if (v.currency !== currency)
+      return {
+        refused: `the ${c.provider}/${c.model} rate card is in ${v.currency}, the prepaid wallet in ${currency}`,
+      };
+    const dearer =
+      v.inputTokensPerMillion > v.outputTokensPerMillion ? v.inputTokensPerMillion : v.outputTokensPerMillion;
+    const max = priceCall(
+      { inputTokensPerMillion: dearer, outputTokensPerMillion: dearer, perCall: v.perCall },
+      { inputTokens: 0, outputTokens: tokens, calls: 1 },
+    );
     if (max > micros) micros = max;
   }
   return { hold: { currency, micros } };

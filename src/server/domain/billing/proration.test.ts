@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { prorate, upgradeCharge } from "./proration";
 
-/** Proration arithmetic (docs/decisions.md "Billing: proration"): integers, one rounding, edges. */
+/** Proration arithmetic (docs/decisions.md "Proration"): integers, one rounding, edges. */
 const start = new Date("2026-03-01T00:00:00.000Z");
 const end = new Date("2026-04-01T00:00:00.000Z"); // 31 days
 const period = { start, end };
@@ -49,12 +49,22 @@ describe("prorate", () => {
 describe("upgradeCharge", () => {
   it("nets the price difference over the time left and prorates the credit difference down", () => {
     // 10 of 31 days left: (2900 - 900) × 10/31 = 645.16… -> 645; credit (1000 - 300) × 10/31 = 225.8… -> 225.
-    const r = upgradeCharge({ priceMinor: b(900), includedCreditMinor: b(300) }, { priceMinor: b(2900), includedCreditMinor: b(1000) }, period, at(21 * 86_400_000));
+    const r = upgradeCharge(
+      { priceMinor: b(900), includedCreditMinor: b(300) },
+      { priceMinor: b(2900), includedCreditMinor: b(1000) },
+      period,
+      at(21 * 86_400_000),
+    );
     expect(r).toEqual({ chargeMinor: b(645), creditMinor: b(225) });
   });
 
   it("charges nothing for a same-price change and grants no credit when the new tier includes less", () => {
-    const r = upgradeCharge({ priceMinor: b(900), includedCreditMinor: b(500) }, { priceMinor: b(900), includedCreditMinor: b(100) }, period, at(1000));
+    const r = upgradeCharge(
+      { priceMinor: b(900), includedCreditMinor: b(500) },
+      { priceMinor: b(900), includedCreditMinor: b(100) },
+      period,
+      at(1000),
+    );
     expect(r).toEqual({ chargeMinor: b(0), creditMinor: b(0) });
   });
 });

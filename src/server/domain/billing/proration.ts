@@ -1,14 +1,19 @@
 import { divRoundHalfUp } from "./money";
 
 /**
- * Proration (docs/decisions.md "Billing: proration"): the share of a monthly
+ * Proration (docs/decisions.md "Proration"): the share of a monthly
  * amount for the part of the period [start, end) still to run at `at`,
  * measured in whole milliseconds and computed exactly in integers, rounded
  * once. Charges round half up (as every other price here); credit granted
  * rounds down (never grant money that was not paid for). Before the period
  * the whole amount, after it nothing.
  */
-export function prorate(amountMinor: bigint, period: { start: Date; end: Date }, at: Date, rounding: "half_up" | "down"): bigint {
+export function prorate(
+  amountMinor: bigint,
+  period: { start: Date; end: Date },
+  at: Date,
+  rounding: "half_up" | "down",
+): bigint {
   if (amountMinor < BigInt(0)) throw new RangeError("prorate takes an amount >= 0");
   const total = BigInt(period.end.getTime() - period.start.getTime());
   if (total <= BigInt(0)) throw new RangeError("prorate takes a period whose end is after its start");
@@ -27,8 +32,10 @@ export function prorate(amountMinor: bigint, period: { start: Date; end: Date },
  * lowers the price is not immediate.
  */
 export function upgradeCharge(
-  from: { priceMinor: bigint; includedCreditMinor: bigint }, to: { priceMinor: bigint; includedCreditMinor: bigint },
-  period: { start: Date; end: Date }, at: Date,
+  from: { priceMinor: bigint; includedCreditMinor: bigint },
+  to: { priceMinor: bigint; includedCreditMinor: bigint },
+  period: { start: Date; end: Date },
+  at: Date,
 ): { chargeMinor: bigint; creditMinor: bigint } {
   const zero = BigInt(0);
   const dPrice = to.priceMinor - from.priceMinor;

@@ -32,7 +32,14 @@ export type TCardVersion = {
   effectiveFrom: Date;
 };
 
-type TRow = { id: string; currency: string; input: string; output: string; per_call: string; effective_from: Date | string };
+type TRow = {
+  id: string;
+  currency: string;
+  input: string;
+  output: string;
+  per_call: string;
+  effective_from: Date | string;
+};
 const cache = new Map<string, { at: number; versions: TCardVersion[] }>();
 const MAX_ENTRIES = 10_000;
 
@@ -53,8 +60,12 @@ export async function rateCardVersions(provider: string, model: string): Promise
     [provider, model],
   );
   const versions = rows.map((r) => ({
-    id: r.id, currency: r.currency as TCurrency, inputTokensPerMillion: BigInt(r.input), outputTokensPerMillion: BigInt(r.output),
-    perCall: BigInt(r.per_call), effectiveFrom: new Date(r.effective_from),
+    id: r.id,
+    currency: r.currency as TCurrency,
+    inputTokensPerMillion: BigInt(r.input),
+    outputTokensPerMillion: BigInt(r.output),
+    perCall: BigInt(r.per_call),
+    effectiveFrom: new Date(r.effective_from),
   }));
   if (currentVersion(RATE_CARDS_TOPIC) !== version) return versions;
   if (cache.size >= MAX_ENTRIES) cache.clear();

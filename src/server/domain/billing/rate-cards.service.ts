@@ -7,6 +7,7 @@ import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platfo
 import { iso } from "@/server/platform/time";
 import type { TRateCard } from "./billing.contract";
 import { fromWire, priceCall, toWire, type TCurrency } from "./money";
+import { METERED_PROVIDER } from "./pricing-metered.service";
 import { rateCardInForce, signalRateCardChange } from "./rate-card-reads.service";
 
 /**
@@ -23,13 +24,22 @@ const PAST_TOLERANCE_MS = 5_000;
 
 function toCard(v: RateCardVersion, next: Date | null): TRateCard {
   return {
-    id: v.id, provider: v.provider, model: v.model, currency: v.currency as TCurrency,
+    id: v.id,
+    provider: v.provider,
+    model: v.model,
+    currency: v.currency as TCurrency,
     prices: {
-      input_tokens_per_million: toWire(v.inputTokensPerMillion), output_tokens_per_million: toWire(v.outputTokensPerMillion),
+      input_tokens_per_million: toWire(v.inputTokensPerMillion),
+      output_tokens_per_million: toWire(v.outputTokensPerMillion),
       per_call: toWire(v.perCall),
+      per_cpu_second: toWire(v.perCpuSecond),
+      per_gb_month: toWire(v.perGbMonth),
+      per_message: toWire(v.perMessage),
     },
-    effective_from: iso(v.effectiveFrom), effective_until: next ? iso(next) : null,
-    created_by: v.createdBy, created_at: iso(v.createdAt),
+    effective_from: iso(v.effectiveFrom),
+    effective_until: next ? iso(next) : null,
+    created_by: v.createdBy,
+    created_at: iso(v.createdAt),
   };
 }
 
@@ -52,42 +62,140 @@ function inForce(versions: RateCardVersion[], at: Date): RateCardVersion | null 
 export type TRateCardInput = {
   currency: TCurrency;
   effective_from?: string;
-  prices: { input_tokens_per_million: number; output_tokens_per_million: number; per_call: number };
+  prices: {
+    input_tokens_per_million: number;
+    output_tokens_per_million: number;
+    per_call: number;
+    per_cpu_second?: number;
+    per_gb_month?: number;
+    per_message?: number;
+  };
 };
 
-export async function putRateCard(caller: TCaller, provider: string, model: string, input: TRateCardInput): Promise<TRateCard> {
+/** Which price field each of the platform's own cards (capstan/<category>) carries. */
+const METERED_FIELD: Record<string, "per_cpu_second" | "per_gb_month" | "per_message"> = {
+  runtime: "per_cpu_second",
+  storage: "per_gb_month",
+  email: "per_message",
+};
+
+/** The platform's cards price one metered category each and nothing else; other cards never price those categories. */
+function checkPrices(provider: string, model: string, p: TRateCardInput["prices"]): void {
+  const bad = (path: string, message: string) =>
+    new AppError("validation_failed", `${provider}/${model}: ${path} ${message}`, {
+      reason: "price_not_applicable",
+      errors: [{ path: `/prices/${path}`, message }],
+    });
+  if (provider === METERED_PROVIDER) {
+    const field = METERED_FIELD[model];
+    if (!field)
+      throw new AppError(
+        "validation_failed",
+        `${METERED_PROVIDER}/${model} is not a metered category (runtime, storage, email)`,
+        {
+          reason: "unknown_metered_category",
+          errors: [{ path: "/model", message: "must be runtime, storage or email" }],
+        },
+      );
+    for (const k of [
+      "input_tokens_per_million",
+      "output_tokens_per_million",
+      "per_call",
+      "per_cpu_second",
+      "per_gb_month",
+      "per_message",
+    ] as const) {
+      if (k !== field && (p[k] ?? 0) !== 0) throw bad(k, `must be 0: this card prices ${model} by ${field}`);
+    }
+    return;
+  }
+  for (const k of ["per_cpu_second", "per_gb_month", "per_message"] as const) {
+    if ((p[k] ?? 0) !== 0)
+      throw bad(
+        k,
+        `must be 0: only the platform's cards (${METERED_PROVIDER}/runtime, /storage, /email) price metered categories`,
+      );
+  }
+}
+
+export async function putRateCard(
+  caller: TCaller,
+  provider: string,
+  model: string,
+  input: TRateCardInput,
+): Promise<TRateCard> {
   const now = new Date();
   const from = input.effective_from ? new Date(input.effective_from) : now;
   if (from.getTime() < now.getTime() - PAST_TOLERANCE_MS) {
-    throw new AppError("validation_failed", "effective_from is in the past: a rate card version only prices calls that start after it exists", {
-      reason: "effective_from_in_past", errors: [{ path: "/effective_from", message: "must not be in the past" }],
-    });
+    throw new AppError(
+      "validation_failed",
+      "effective_from is in the past: a rate card version only prices calls that start after it exists",
+      {
+        reason: "effective_from_in_past",
+        errors: [{ path: "/effective_from", message: "must not be in the past" }],
+      },
+    );
   }
+  checkPrices(provider, model, input.prices);
   const prices = {
     inputTokensPerMillion: fromWire(input.prices.input_tokens_per_million),
     outputTokensPerMillion: fromWire(input.prices.output_tokens_per_million),
     perCall: fromWire(input.prices.per_call),
+    perCpuSecond: fromWire(input.prices.per_cpu_second ?? 0),
+    perGbMonth: fromWire(input.prices.per_gb_month ?? 0),
+    perMessage: fromWire(input.prices.per_message ?? 0),
   };
   try {
     // platform-scoped: rate cards are the platform's price list (PLATFORM_GLOBAL).
     const card = await db().$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`rate-card:${provider}/${model}`}, 0))`;
-      const versions = await tx.rateCardVersion.findMany({ where: { provider, model }, orderBy: { effectiveFrom: "asc" } });
+      const versions = await tx.rateCardVersion.findMany({
+        where: { provider, model },
+        orderBy: { effectiveFrom: "asc" },
+      });
       const current = inForce(versions, now);
       const latest = versions[versions.length - 1];
       // Same prices as the version in force, nothing scheduled after it, no explicit start: the PUT is a no-op.
-      if (!input.effective_from && current && current === latest && current.currency === input.currency
-        && current.inputTokensPerMillion === prices.inputTokensPerMillion && current.outputTokensPerMillion === prices.outputTokensPerMillion
-        && current.perCall === prices.perCall) {
+      if (
+        !input.effective_from &&
+        current &&
+        current === latest &&
+        current.currency === input.currency &&
+        current.inputTokensPerMillion === prices.inputTokensPerMillion &&
+        current.outputTokensPerMillion === prices.outputTokensPerMillion &&
+        current.perCall === prices.perCall &&
+        current.perCpuSecond === prices.perCpuSecond &&
+        current.perGbMonth === prices.perGbMonth &&
+        current.perMessage === prices.perMessage
+      ) {
         return toCard(current, null);
       }
       const row = await tx.rateCardVersion.create({
-        data: { id: newId("rcv"), provider, model, currency: input.currency, ...prices, effectiveFrom: from, createdBy: caller.userId, createdAt: now },
+        data: {
+          id: newId("rcv"),
+          provider,
+          model,
+          currency: input.currency,
+          ...prices,
+          effectiveFrom: from,
+          createdBy: caller.userId,
+          createdAt: now,
+        },
       });
       await writeAudit(tx, {
-        workspaceId: PLATFORM_WORKSPACE_ID, actor: { kind: "user", id: caller.userId }, action: "billing.rate_card_updated",
-        target: { kind: "rate_card_version", id: row.id }, correlationId: caller.correlationId,
-        details: { provider, model, currency: input.currency, prices: input.prices, effective_from: iso(from), previous_version_id: current?.id ?? null },
+        workspaceId: PLATFORM_WORKSPACE_ID,
+        actor: { kind: "user", id: caller.userId },
+        action: "billing.rate_card_updated",
+        target: { kind: "rate_card_version", id: row.id },
+        correlationId: caller.correlationId,
+        details: {
+          provider,
+          model,
+          currency: input.currency,
+          prices: input.prices,
+          effective_from: iso(from),
+          previous_version_id: current?.id ?? null,
+        },
       });
       const all = [...versions, row].sort((a, b) => a.effectiveFrom.getTime() - b.effectiveFrom.getTime());
       return withUntil(all).find((c) => c.id === row.id)!;
@@ -97,7 +205,9 @@ export async function putRateCard(caller: TCaller, provider: string, model: stri
     return card;
   } catch (err) {
     if ((err as { code?: string }).code === "P2002") {
-      throw new AppError("conflict", `a version of ${provider}/${model} already starts at ${iso(from)}`, { reason: "rate_card_version_exists" });
+      throw new AppError("conflict", `a version of ${provider}/${model} already starts at ${iso(from)}`, {
+        reason: "rate_card_version_exists",
+      });
     }
     throw err;
   }
@@ -107,7 +217,8 @@ export async function listRateCards(q: TListQuery & { provider?: string; model?:
   const args = keysetArgs(q);
   // platform-scoped: rate cards are the platform's price list (PLATFORM_GLOBAL).
   const rows = await db().rateCardVersion.findMany({
-    ...args, where: { ...args.where, ...(q.provider ? { provider: q.provider } : {}), ...(q.model ? { model: q.model } : {}) },
+    ...args,
+    where: { ...args.where, ...(q.provider ? { provider: q.provider } : {}), ...(q.model ? { model: q.model } : {}) },
   });
   // effective_until needs each row's successor: one query for the models on this page.
   const keys = [...new Set(rows.map((r) => `${r.provider}\u0000${r.model}`))];
@@ -120,7 +231,10 @@ export async function listRateCards(q: TListQuery & { provider?: string; model?:
   return toPage(rows, q, (r) => toCard(r, successors.get(r.id) ?? null));
 }
 
-export async function getRateCard(provider: string, model: string): Promise<{ current: TRateCard | null; versions: TRateCard[] }> {
+export async function getRateCard(
+  provider: string,
+  model: string,
+): Promise<{ current: TRateCard | null; versions: TRateCard[] }> {
   const versions = await versionsOf(provider, model);
   if (!versions.length) throw notFound(`Rate card ${provider}/${model}`);
   const cards = withUntil(versions);
@@ -138,7 +252,10 @@ export type TCharge = { micros: bigint; currency: TCurrency; rateCardVersionId: 
  * process that published it).
  */
 export async function priceAiCall(
-  provider: string, model: string, requestedAt: Date, tokens: { input: number; output: number },
+  provider: string,
+  model: string,
+  requestedAt: Date,
+  tokens: { input: number; output: number },
 ): Promise<TCharge | null> {
   const v = await rateCardInForce(provider, model, requestedAt);
   if (!v) return null;

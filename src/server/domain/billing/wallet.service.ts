@@ -6,6 +6,7 @@ import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
 import type { ENTRY_KINDS, TAdjustment, TGrant, TWallet, TWalletEntry } from "./billing.contract";
+import { stripeConfigured } from "./stripe-gateway";
 import { fromWire, microsToMinorTrunc, minorToMicros, toWire, type TCurrency } from "./money";
 
 /**
@@ -40,11 +41,26 @@ async function bucketBalances(tx: TTx, workspaceId: string): Promise<Map<string,
 
 type TLine = { kind: TEntryKind; amount: bigint; grantId: string | null };
 
-async function insertEntries(tx: TTx, workspaceId: string, currency: string, source: { kind: string; id: string }, lines: TLine[], at = new Date()): Promise<void> {
+async function insertEntries(
+  tx: TTx,
+  workspaceId: string,
+  currency: string,
+  source: { kind: string; id: string },
+  lines: TLine[],
+  at = new Date(),
+): Promise<void> {
   await tx.walletEntry.createMany({
     data: lines.map((l, line) => ({
-      id: newId("led"), workspaceId, currency, kind: l.kind, amountMicros: l.amount, grantId: l.grantId,
-      sourceKind: source.kind, sourceId: source.id, line, createdAt: at,
+      id: newId("led"),
+      workspaceId,
+      currency,
+      kind: l.kind,
+      amountMicros: l.amount,
+      grantId: l.grantId,
+      sourceKind: source.kind,
+      sourceId: source.id,
+      line,
+      createdAt: at,
     })),
   });
 }
@@ -55,7 +71,15 @@ async function insertEntries(tx: TTx, workspaceId: string, currency: string, sou
  * below zero: postpaid usage owed). One implementation, in SQL
  * (capstan_wallet_debit), shared with the prepaid settlement. Call under lockWallet.
  */
-export async function spend(tx: TTx, workspaceId: string, currency: TCurrency, amount: bigint, kind: TEntryKind, source: { kind: string; id: string }, now = new Date()): Promise<void> {
+export async function spend(
+  tx: TTx,
+  workspaceId: string,
+  currency: TCurrency,
+  amount: bigint,
+  kind: TEntryKind,
+  source: { kind: string; id: string },
+  now = new Date(),
+): Promise<void> {
   await tx.$executeRaw`SELECT capstan_wallet_debit(${workspaceId}, ${currency}, ${amount}::bigint, ${kind}, ${source.kind}, ${source.id}, ${now}::timestamptz)`;
 }
 
@@ -72,7 +96,15 @@ export async function postDue(tx: TTx, workspaceId: string, now = new Date()): P
        AND NOT EXISTS (SELECT 1 FROM wallet_entries x WHERE x.source_kind = 'capability_invocation' AND x.source_id = ci.id AND x.line = 0)
      ORDER BY ci.requested_at, ci.id LIMIT 5000`;
   for (const c of priced) {
-    await spend(tx, workspaceId, c.charge_currency as TCurrency, BigInt(c.charge_micros), "usage", { kind: "capability_invocation", id: c.id }, now);
+    await spend(
+      tx,
+      workspaceId,
+      c.charge_currency as TCurrency,
+      BigInt(c.charge_micros),
+      "usage",
+      { kind: "capability_invocation", id: c.id },
+      now,
+    );
   }
 }
 
@@ -82,18 +114,28 @@ export async function postDue(tx: TTx, workspaceId: string, now = new Date()): P
  * cards) are read before the transaction.
  */
 export async function inWallet<T>(workspaceId: string, fn: (tx: TTx) => Promise<T>): Promise<T> {
-  return scopedDb(workspaceId).$transaction(async (tx) => {
-    await lockWallet(tx, workspaceId);
-    await postDue(tx, workspaceId);
-    return fn(tx);
-  }, { timeout: 30_000 });
+  return scopedDb(workspaceId).$transaction(
+    async (tx) => {
+      await lockWallet(tx, workspaceId);
+      await postDue(tx, workspaceId);
+      return fn(tx);
+    },
+    { timeout: 30_000 },
+  );
 }
 
 function toGrant(g: WalletGrant, remaining: bigint, now: Date): TGrant {
   return {
-    id: g.id, workspace_id: g.workspaceId, currency: g.currency as TCurrency, amount_micros: toWire(g.amountMicros),
-    remaining_micros: toWire(remaining), priority: g.priority, expires_at: iso(g.expiresAt), expired: g.expiresAt <= now,
-    reason: g.reason, created_at: iso(g.createdAt),
+    id: g.id,
+    workspace_id: g.workspaceId,
+    currency: g.currency as TCurrency,
+    amount_micros: toWire(g.amountMicros),
+    remaining_micros: toWire(remaining),
+    priority: g.priority,
+    expires_at: iso(g.expiresAt),
+    expired: g.expiresAt <= now,
+    reason: g.reason,
+    created_at: iso(g.createdAt),
   };
 }
 
@@ -102,7 +144,8 @@ export async function getWallet(workspaceId: string): Promise<TWallet> {
     const now = new Date();
     const buckets = await bucketBalances(tx, workspaceId);
     const grants = await tx.walletGrant.findMany({
-      where: { expiresAt: { gt: now } }, orderBy: [{ priority: "desc" }, { expiresAt: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+      where: { expiresAt: { gt: now } },
+      orderBy: [{ priority: "desc" }, { expiresAt: "asc" }, { createdAt: "asc" }, { id: "asc" }],
     });
     const held = new Map((await tx.walletBalance.findMany()).map((b) => [b.currency, b.heldMicros]));
     const byCurrency = new Map<TCurrency, { paid: bigint; granted: bigint }>();
@@ -115,71 +158,124 @@ export async function getWallet(workspaceId: string): Promise<TWallet> {
     }
     return {
       workspace_id: workspaceId,
-      balances: [...byCurrency].sort(([a], [b]) => (a < b ? -1 : 1)).map(([cur, b]) => ({
-        currency: cur, total_micros: toWire(b.paid + b.granted), paid_micros: toWire(b.paid), granted_micros: toWire(b.granted),
-        total_minor: toWire(microsToMinorTrunc(b.paid + b.granted, cur)),
-        held_micros: toWire(held.get(cur) ?? ZERO), available_micros: toWire(b.paid + b.granted - (held.get(cur) ?? ZERO)),
-      })),
+      balances: [...byCurrency]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([cur, b]) => ({
+          currency: cur,
+          total_micros: toWire(b.paid + b.granted),
+          paid_micros: toWire(b.paid),
+          granted_micros: toWire(b.granted),
+          total_minor: toWire(microsToMinorTrunc(b.paid + b.granted, cur)),
+          held_micros: toWire(held.get(cur) ?? ZERO),
+          available_micros: toWire(b.paid + b.granted - (held.get(cur) ?? ZERO)),
+        })),
       grants: grants
         .map((g) => toGrant(g, buckets.get(`${g.currency}:${g.id}`) ?? ZERO, now))
         .filter((g) => g.remaining_micros > 0),
+      card_payments_available: stripeConfigured(),
     };
   });
 }
 
 function toEntry(e: WalletEntry): TWalletEntry {
   return {
-    id: e.id, workspace_id: e.workspaceId, kind: e.kind as TEntryKind, currency: e.currency as TCurrency,
-    amount_micros: toWire(e.amountMicros), grant_id: e.grantId, source: { kind: e.sourceKind, id: e.sourceId, line: e.line },
+    id: e.id,
+    workspace_id: e.workspaceId,
+    kind: e.kind as TEntryKind,
+    currency: e.currency as TCurrency,
+    amount_micros: toWire(e.amountMicros),
+    grant_id: e.grantId,
+    source: { kind: e.sourceKind, id: e.sourceId, line: e.line },
     created_at: iso(e.createdAt),
   };
 }
 
-export async function listTransactions(workspaceId: string, q: TListQuery & { kind?: TEntryKind }): Promise<TPage<TWalletEntry>> {
+export async function listTransactions(
+  workspaceId: string,
+  q: TListQuery & { kind?: TEntryKind },
+): Promise<TPage<TWalletEntry>> {
   await inWallet(workspaceId, () => Promise.resolve(undefined));
   const args = keysetArgs(q);
-  const rows = await scopedDb(workspaceId).walletEntry.findMany({ ...args, where: { ...args.where, ...(q.kind ? { kind: q.kind } : {}) } });
+  const rows = await scopedDb(workspaceId).walletEntry.findMany({
+    ...args,
+    where: { ...args.where, ...(q.kind ? { kind: q.kind } : {}) },
+  });
   return toPage(rows, q, toEntry);
 }
 
 export async function createGrant(
-  caller: TCaller, workspaceId: string,
+  caller: TCaller,
+  workspaceId: string,
   input: { amount_minor: number; currency: TCurrency; priority: number; expires_at: string; reason?: string },
 ): Promise<TGrant> {
   await assertWorkspace(workspaceId);
   const now = new Date();
   const expiresAt = new Date(input.expires_at);
   if (expiresAt <= now) {
-    throw new AppError("validation_failed", "expires_at must be in the future", { errors: [{ path: "/expires_at", message: "must be in the future" }] });
+    throw new AppError("validation_failed", "expires_at must be in the future", {
+      errors: [{ path: "/expires_at", message: "must be in the future" }],
+    });
   }
   return inWallet(workspaceId, (tx) => grantIn(tx, caller, workspaceId, input, now));
 }
 
 /** Creates a grant and its ledger credit inside the caller's transaction (under lockWallet), audited billing.granted. */
 export async function grantIn(
-  tx: TTx, caller: TCaller, workspaceId: string,
-  input: { amount_minor: number; currency: TCurrency; priority: number; expires_at: string; reason?: string }, now = new Date(),
+  tx: TTx,
+  caller: TCaller,
+  workspaceId: string,
+  input: { amount_minor: number; currency: TCurrency; priority: number; expires_at: string; reason?: string },
+  now = new Date(),
   system = false,
 ): Promise<TGrant> {
   const expiresAt = new Date(input.expires_at);
   const amount = minorToMicros(fromWire(input.amount_minor), input.currency);
   const g = await tx.walletGrant.create({
     data: {
-      id: newId("gnt"), workspaceId, currency: input.currency, amountMicros: amount, priority: input.priority, expiresAt,
-      reason: input.reason ?? null, createdBy: caller.userId, createdAt: now,
+      id: newId("gnt"),
+      workspaceId,
+      currency: input.currency,
+      amountMicros: amount,
+      priority: input.priority,
+      expiresAt,
+      reason: input.reason ?? null,
+      createdBy: caller.userId,
+      createdAt: now,
     },
   });
-  await insertEntries(tx, workspaceId, input.currency, { kind: "grant", id: g.id }, [{ kind: "grant", amount, grantId: g.id }], now);
+  await insertEntries(
+    tx,
+    workspaceId,
+    input.currency,
+    { kind: "grant", id: g.id },
+    [{ kind: "grant", amount, grantId: g.id }],
+    now,
+  );
   await writeAudit(tx, {
-    workspaceId, actor: system ? { kind: "system", id: null } : { kind: "user", id: caller.userId }, action: "billing.granted", target: { kind: "wallet_grant", id: g.id },
+    workspaceId,
+    actor: system ? { kind: "system", id: null } : { kind: "user", id: caller.userId },
+    action: "billing.granted",
+    target: { kind: "wallet_grant", id: g.id },
     correlationId: caller.correlationId,
-    details: { amount_minor: input.amount_minor, currency: input.currency, priority: input.priority, expires_at: iso(expiresAt), reason: input.reason ?? null },
+    details: {
+      amount_minor: input.amount_minor,
+      currency: input.currency,
+      priority: input.priority,
+      expires_at: iso(expiresAt),
+      reason: input.reason ?? null,
+    },
   });
   return toGrant(g, amount, now);
 }
 
 /** Credits paid balance once per source (a payment order). Call under lockWallet. */
-export async function creditPaid(tx: TTx, workspaceId: string, currency: TCurrency, micros: bigint, source: { kind: string; id: string }): Promise<void> {
+export async function creditPaid(
+  tx: TTx,
+  workspaceId: string,
+  currency: TCurrency,
+  micros: bigint,
+  source: { kind: string; id: string },
+): Promise<void> {
   await insertEntries(tx, workspaceId, currency, source, [{ kind: "top_up", amount: micros, grantId: null }]);
 }
 
@@ -195,16 +291,38 @@ export { insertEntries };
  * billing.adjusted with the reason): an entry of its own, never an edit of
  * another entry.
  */
-export async function adjust(caller: TCaller, workspaceId: string, input: { amount_minor: number; currency: TCurrency; reason: string }): Promise<TAdjustment> {
+export async function adjust(
+  caller: TCaller,
+  workspaceId: string,
+  input: { amount_minor: number; currency: TCurrency; reason: string },
+): Promise<TAdjustment> {
   await assertWorkspace(workspaceId);
   const id = newId("adj");
   const now = new Date();
   return inWallet(workspaceId, async (tx) => {
-    await insertEntries(tx, workspaceId, input.currency, { kind: "adjustment", id }, [{ kind: "adjustment", amount: minorToMicros(fromWire(input.amount_minor), input.currency), grantId: null }], now);
+    await insertEntries(
+      tx,
+      workspaceId,
+      input.currency,
+      { kind: "adjustment", id },
+      [{ kind: "adjustment", amount: minorToMicros(fromWire(input.amount_minor), input.currency), grantId: null }],
+      now,
+    );
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "billing.adjusted", target: { kind: "adjustment", id }, correlationId: caller.correlationId,
+      workspaceId,
+      actor: { kind: "user", id: caller.userId },
+      action: "billing.adjusted",
+      target: { kind: "adjustment", id },
+      correlationId: caller.correlationId,
       details: { amount_minor: input.amount_minor, currency: input.currency, reason: input.reason },
     });
-    return { id, workspace_id: workspaceId, currency: input.currency, amount_minor: input.amount_minor, reason: input.reason, created_at: iso(now) };
+    return {
+      id,
+      workspace_id: workspaceId,
+      currency: input.currency,
+      amount_minor: input.amount_minor,
+      reason: input.reason,
+      created_at: iso(now),
+    };
   });
 }

@@ -27,11 +27,24 @@ export type TBindingRow = {
 type TCached = { at: number; version: number; rows: TBindingRow[] };
 const cache = new Map<string, TCached>();
 
-type TRawRow = { id: string; credential_id: string; provider: string; status: string; actions: string[]; capability_scope: unknown; config: Record<string, unknown> };
+type TRawRow = {
+  id: string;
+  credential_id: string;
+  provider: string;
+  status: string;
+  actions: string[];
+  capability_scope: unknown;
+  config: Record<string, unknown>;
+};
 const COLUMNS = "id, credential_id, provider, status, actions, capability_scope, config";
 const toRow = (r: TRawRow): TBindingRow => ({
-  id: r.id, credentialId: r.credential_id, provider: r.provider, status: r.status, actions: r.actions,
-  capabilityScope: r.capability_scope, config: r.config ?? {},
+  id: r.id,
+  credentialId: r.credential_id,
+  provider: r.provider,
+  status: r.status,
+  actions: r.actions,
+  capabilityScope: r.capability_scope,
+  config: r.config ?? {},
 });
 
 function cached(key: string, version: number): TBindingRow[] | undefined {
@@ -51,11 +64,13 @@ export async function workspaceBindings(workspaceId: string, capability: string)
   const version = currentVersion("bindings");
   const hit = cached(key, version);
   if (hit) return hit;
-  const rows = (await preparedQuery<TRawRow>(
-    "capstan_workspace_bindings",
-    `SELECT ${COLUMNS} FROM provider_bindings WHERE workspace_id = $1 AND capability = $2 ORDER BY created_at DESC, id DESC`,
-    [workspaceId, capability],
-  )).map(toRow);
+  const rows = (
+    await preparedQuery<TRawRow>(
+      "capstan_workspace_bindings",
+      `SELECT ${COLUMNS} FROM provider_bindings WHERE workspace_id = $1 AND capability = $2 ORDER BY created_at DESC, id DESC`,
+      [workspaceId, capability],
+    )
+  ).map(toRow);
   remember(key, version, rows);
   return rows;
 }
@@ -109,9 +124,15 @@ export async function bindingsInOrder(workspaceId: string, entry: TProviderChoic
 }
 
 /** The entries for which the workspace has no ready binding in their provider order (one statement at most, for those not cached). */
-export async function entriesWithoutReadyBinding<E extends TProviderChoice>(workspaceId: string, entries: E[]): Promise<E[]> {
+export async function entriesWithoutReadyBinding<E extends TProviderChoice>(
+  workspaceId: string,
+  entries: E[],
+): Promise<E[]> {
   if (!entries.length) return [];
-  const rows = await workspaceBindingsOf(workspaceId, entries.map((e) => e.id));
+  const rows = await workspaceBindingsOf(
+    workspaceId,
+    entries.map((e) => e.id),
+  );
   return entries.filter((e) => !inOrder(rows.get(e.id) ?? [], providerOrder(e)).some((b) => b.status === "ready"));
 }
 

@@ -15,7 +15,10 @@ const MAX_SAFE = 9007199254740991;
 const zText = z.string().min(1).max(128);
 const positiveInt = (max = MAX_SAFE) => z.number().int().positive().max(max);
 /** Spec 2.7 prefix rule: starts with `/`, contains no `..`. */
-const zPrefix = z.string().max(1024).regex(/^\/(?:\.?[^.])*\.?$/, "must start with / and contain no ..");
+const zPrefix = z
+  .string()
+  .max(1024)
+  .regex(/^\/(?:\.?[^.])*\.?$/, "must start with / and contain no ..");
 const zModelName = z.string().min(1).max(256);
 
 export const CAPABILITY_IDS = Object.keys(CAPABILITY_RULES) as TCapabilityId[];
@@ -63,7 +66,12 @@ export type TCapabilityScope = z.infer<typeof ZCapabilityScope>;
  */
 export const ZProviderConfig = z
   .strictObject({
-    base_url: z.string().min(1).max(2048).optional().describe("ai.generate: API base URL, e.g. https://api.openai.com/v1"),
+    base_url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .describe("ai.generate: API base URL, e.g. https://api.openai.com/v1"),
     api_style: z.enum(["openai", "anthropic"]).optional().describe("ai.generate: wire protocol (default openai)"),
     host: z.string().min(1).max(253).optional().describe("email.send: SMTP host"),
     port: z.number().int().min(1).max(65535).optional().describe("email.send: SMTP port"),
@@ -84,8 +92,14 @@ export const PROVIDER_CONFIG_FIELDS: Record<TCapabilityId, readonly (keyof TProv
 
 const bindingRequestShape = {
   credential_id: zId("cred"),
-  capability: zText.describe("One of ai.generate, storage.object, data.kv, email.send; must equal the credential's capability"),
-  actions: z.array(zText).min(1).max(64).describe("Actions of the capability (spec 2.7) that the credential also allows"),
+  capability: zText.describe(
+    "One of ai.generate, storage.object, data.kv, email.send; must equal the credential's capability",
+  ),
+  actions: z
+    .array(zText)
+    .min(1)
+    .max(64)
+    .describe("Actions of the capability (spec 2.7) that the credential also allows"),
   scope: z
     .array(zText)
     .max(200)
@@ -114,11 +128,16 @@ type TBindingRequestShape = {
  * generated OpenAPI document.
  */
 export function bindingRequestErrors(v: TBindingRequestShape): TFieldError[] {
-  if (!isCapabilityId(v.capability)) return [{ path: "/capability", message: `must be one of ${CAPABILITY_IDS.join(", ")}` }];
+  if (!isCapabilityId(v.capability))
+    return [{ path: "/capability", message: `must be one of ${CAPABILITY_IDS.join(", ")}` }];
   const errors: TFieldError[] = [];
   const rule = CAPABILITY_RULES[v.capability];
   v.actions.forEach((a, i) => {
-    if (!rule.actions.includes(a)) errors.push({ path: `/actions/${i}`, message: `is not an action of ${v.capability} (${rule.actions.join(", ")})` });
+    if (!rule.actions.includes(a))
+      errors.push({
+        path: `/actions/${i}`,
+        message: `is not an action of ${v.capability} (${rule.actions.join(", ")})`,
+      });
   });
   const cs = v.capability_scope;
   if (cs.id !== v.capability) {
@@ -126,7 +145,10 @@ export function bindingRequestErrors(v: TBindingRequestShape): TFieldError[] {
   } else if (cs.id === "ai.generate") {
     for (const kind of new Set(cs.scope.models)) {
       if (!cs.provider_models[kind]) {
-        errors.push({ path: `/capability_scope/provider_models/${kind}`, message: `is required because scope.models lists ${kind}` });
+        errors.push({
+          path: `/capability_scope/provider_models/${kind}`,
+          message: `is required because scope.models lists ${kind}`,
+        });
       }
     }
     if (v.provider_config?.api_style === "anthropic") {
@@ -142,7 +164,8 @@ export function bindingRequestErrors(v: TBindingRequestShape): TFieldError[] {
   }
   const allowed = PROVIDER_CONFIG_FIELDS[v.capability];
   for (const key of Object.keys(v.provider_config ?? {}) as (keyof TProviderConfig)[]) {
-    if (!allowed.includes(key)) errors.push({ path: `/provider_config/${key}`, message: `does not apply to ${v.capability}` });
+    if (!allowed.includes(key))
+      errors.push({ path: `/provider_config/${key}`, message: `does not apply to ${v.capability}` });
   }
   return errors;
 }
@@ -172,7 +195,10 @@ export const ZProviderBinding = z
     capability_scope: ZCapabilityScope,
     provider_config: ZProviderConfig.nullable(),
     status: z.enum(BINDING_STATUSES),
-    failure_reason: z.string().nullable().describe("Why the binding is failed, revoked or expired (e.g. credential_expired)"),
+    failure_reason: z
+      .string()
+      .nullable()
+      .describe("Why the binding is failed, revoked or expired (e.g. credential_expired)"),
     created_by: zId("usr"),
     last_activity_at: z.string().nullable().describe("When the Bridge last called through this binding (null: never)"),
     created_at: z.string(),

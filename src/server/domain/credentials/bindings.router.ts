@@ -3,7 +3,12 @@ import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { ZRenameRequest } from "@/server/platform/names";
 import { router } from "@/server/trpc/init";
 import { workspaceProcedure } from "@/server/trpc/procedures";
-import { ZProviderBinding, ZProviderBindingCreateInput, ZProviderBindingList, ZProviderBindingListQuery } from "./bindings.contract";
+import {
+  ZProviderBinding,
+  ZProviderBindingCreateInput,
+  ZProviderBindingList,
+  ZProviderBindingListQuery,
+} from "./bindings.contract";
 import * as bindings from "./bindings.service";
 import { ZBindingTestResult } from "./binding-test.contract";
 import { testBinding } from "./binding-test.service";
@@ -16,7 +21,9 @@ export const bindingsRouter = router({
   create: workspaceProcedure("admin")
     .meta({
       openapi: {
-        method: "POST", path: base, tags,
+        method: "POST",
+        path: base,
+        tags,
         summary: "Bind a credential to a capability (201; status ready, or failed when the credential has expired)",
       },
       successStatus: 201,
@@ -25,7 +32,11 @@ export const bindingsRouter = router({
     .output(ZProviderBinding)
     .mutation(({ ctx, input }) => {
       const { ws: _ws, ...body } = input;
-      return bindings.createBinding({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, body);
+      return bindings.createBinding(
+        { userId: ctx.principal.userId, correlationId: ctx.correlationId },
+        ctx.workspace.workspaceId,
+        body,
+      );
     }),
 
   list: workspaceProcedure("admin")
@@ -41,24 +52,63 @@ export const bindingsRouter = router({
     .query(({ ctx, input }) => bindings.getBinding(ctx.workspace.workspaceId, input.bind)),
 
   rename: workspaceProcedure("admin")
-    .meta({ openapi: { method: "PATCH", path: `${base}/{bind}`, tags, summary: "Rename a provider binding (names are unique among bindings not revoked, ignoring case: 409 name_taken)" } })
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: `${base}/{bind}`,
+        tags,
+        summary:
+          "Rename a provider binding (names are unique among bindings not revoked, ignoring case: 409 name_taken)",
+      },
+    })
     .input(ZRenameRequest.extend({ ws: zWorkspaceId, bind: zId("bind") }))
     .output(ZProviderBinding)
     .mutation(({ ctx, input }) =>
-      bindings.renameBinding({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.bind, input.name)),
+      bindings.renameBinding(
+        { userId: ctx.principal.userId, correlationId: ctx.correlationId },
+        ctx.workspace.workspaceId,
+        input.bind,
+        input.name,
+      ),
+    ),
 
   delete: workspaceProcedure("admin")
-    .meta({ openapi: { method: "DELETE", path: `${base}/{bind}`, tags, summary: "Revoke a provider binding (kept with status revoked)" }, successStatus: 204 })
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: `${base}/{bind}`,
+        tags,
+        summary: "Revoke a provider binding (kept with status revoked)",
+      },
+      successStatus: 204,
+    })
     .input(z.object({ bind: zId("bind") }))
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await bindings.revokeBinding({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.bind);
+      await bindings.revokeBinding(
+        { userId: ctx.principal.userId, correlationId: ctx.correlationId },
+        ctx.workspace.workspaceId,
+        input.bind,
+      );
     }),
 
   test: workspaceProcedure("admin")
-    .meta({ openapi: { method: "POST", path: `${base}/{bind}/test`, tags, summary: "Make a one-token call through the binding and show the latency and the provider's answer or error (audited as a test; charged to no budget)" } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${base}/{bind}/test`,
+        tags,
+        summary:
+          "Make a one-token call through the binding and show the latency and the provider's answer or error (audited as a test; charged to no budget)",
+      },
+    })
     .input(z.strictObject({ ws: zWorkspaceId, bind: zId("bind") }))
     .output(ZBindingTestResult)
     .mutation(({ ctx, input }) =>
-      testBinding({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.bind)),
+      testBinding(
+        { userId: ctx.principal.userId, correlationId: ctx.correlationId },
+        ctx.workspace.workspaceId,
+        input.bind,
+      ),
+    ),
 });

@@ -1,12 +1,9 @@
-import { isIP } from "node:net";
 import type { Prisma, ProviderBinding } from "@/generated/prisma/client";
 import { CAPABILITY_RULES, type TCapabilityId } from "@/server/domain/source/contract-rules";
 import { writeAudit, type TActor } from "@/server/platform/audit";
 import { bumpVersion } from "@/server/platform/change-signals";
 import { db, type TTx } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
-import { isPrivateHostLiteral } from "@/server/platform/egress";
-import { env } from "@/server/platform/env";
 import { AppError, notFound, type TFieldError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { assertNameFree, freeName, isNameRace, nameTaken } from "@/server/platform/names";
@@ -15,8 +12,14 @@ import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
 import {
   bindingRequestErrors,
-  type TBindingStatus, type TCapabilityScope, type TProviderBinding, type TProviderBindingListQuery, type TProviderBindingRequest, type TProviderConfig,
+  type TBindingStatus,
+  type TCapabilityScope,
+  type TProviderBinding,
+  type TProviderBindingListQuery,
+  type TProviderBindingRequest,
+  type TProviderConfig,
 } from "./bindings.contract";
+import { checkProviderConfig, scopeCovers } from "./provider-config";
 
 /**
  * Provider bindings: a credential put to work for one capability of a
@@ -30,77 +33,35 @@ type TCaller = { userId: string; correlationId: string };
 
 export function toBinding(b: ProviderBinding, lastUsedAt: Date | null = null): TProviderBinding {
   return {
-    id: b.id, workspace_id: b.workspaceId, name: b.name, credential_id: b.credentialId, capability: b.capability as TCapabilityId,
-    provider: b.provider, actions: b.actions as string[], scope: b.scope as string[],
+    id: b.id,
+    workspace_id: b.workspaceId,
+    name: b.name,
+    credential_id: b.credentialId,
+    capability: b.capability as TCapabilityId,
+    provider: b.provider,
+    actions: b.actions as string[],
+    scope: b.scope as string[],
     budget: { units: Number(b.budgetUnits), unit: "tokens", used_units: b.usedUnits, reserved_units: b.reservedUnits },
     capability_scope: b.capabilityScope as TCapabilityScope,
     provider_config: Object.keys(b.config as object).length ? (b.config as TProviderConfig) : null,
-    status: b.status as TBindingStatus, failure_reason: b.failureReason, created_by: b.createdBy,
+    status: b.status as TBindingStatus,
+    failure_reason: b.failureReason,
+    created_by: b.createdBy,
     last_activity_at: lastUsedAt ? iso(lastUsedAt) : null,
-    created_at: iso(b.createdAt), updated_at: iso(b.updatedAt),
+    created_at: iso(b.createdAt),
+    updated_at: iso(b.updatedAt),
   };
 }
 
 /** When the Bridge last called through each binding (one grouped query over the page). */
 async function lastUses(workspaceId: string, ids: string[]): Promise<Map<string, Date | null>> {
   if (ids.length === 0) return new Map();
-  const rows = await scopedDb(workspaceId).capabilityInvocation.groupBy({ by: ["bindingId"], where: { bindingId: { in: ids } }, _max: { createdAt: true } });
+  const rows = await scopedDb(workspaceId).capabilityInvocation.groupBy({
+    by: ["bindingId"],
+    where: { bindingId: { in: ids } },
+    _max: { createdAt: true },
+  });
   return new Map(rows.map((r) => [r.bindingId ?? "", r._max.createdAt]));
-}
-
-/**
- * Scope matching: a credential scope item covers a binding scope item when
- * they are equal, or when the credential item ends in `*` and the binding
- * item starts with what precedes it (`*` alone covers everything). An empty
- * credential scope covers nothing, so its bindings have an empty scope.
- */
-export function scopeCovers(credentialScope: readonly string[], item: string): boolean {
-  return credentialScope.some((c) => c === item || (c.endsWith("*") && item.startsWith(c.slice(0, -1))));
-}
-
-/** http:// and private or loopback provider hosts are for tests and local development only. */
-function providerAllowPrivate(): boolean {
-  return env().CAPSTAN_PROVIDER_ALLOW_PRIVATE;
-}
-
-const isLoopback = (host: string) =>
-  host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "::1";
-const HOSTNAME_RE = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-
-/**
- * Where the Bridge will connect with the secret: https to a public host, no
- * userinfo, query or fragment (a secret belongs in the credential, not in a
- * URL). With CAPSTAN_PROVIDER_ALLOW_PRIVATE: private hosts, and http to loopback.
- */
-export function checkProviderConfig(config: TProviderConfig | undefined): TFieldError[] {
-  const errors: TFieldError[] = [];
-  const allowPrivate = providerAllowPrivate();
-  for (const key of ["base_url", "endpoint"] as const) {
-    const raw = config?.[key];
-    if (raw === undefined) continue;
-    const path = `/provider_config/${key}`;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      errors.push({ path, message: "must be an absolute URL" });
-      continue;
-    }
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (url.username || url.password || url.search || url.hash) {
-      errors.push({ path, message: "must not carry credentials, a query or a fragment" });
-    } else if (url.protocol !== "https:" && !(url.protocol === "http:" && allowPrivate && isLoopback(host))) {
-      errors.push({ path, message: "must use https" });
-    } else if (isPrivateHostLiteral(host) && !allowPrivate) {
-      errors.push({ path, message: "must be a public host" });
-    }
-  }
-  if (config?.host !== undefined) {
-    const host = config.host.replace(/^\[|\]$/g, "");
-    if (!HOSTNAME_RE.test(host) && !isIP(host)) errors.push({ path: "/provider_config/host", message: "must be a host name or an IP address" });
-    else if (isPrivateHostLiteral(host) && !allowPrivate) errors.push({ path: "/provider_config/host", message: "must be a public host" });
-  }
-  return errors;
 }
 
 const invalid = (detail: string, errors: TFieldError[], reason?: string) =>
@@ -108,10 +69,16 @@ const invalid = (detail: string, errors: TFieldError[], reason?: string) =>
 
 function changedEvent(b: ProviderBinding) {
   return {
-    workspaceId: b.workspaceId, type: "binding.changed" as const, subject: b.id,
+    workspaceId: b.workspaceId,
+    type: "binding.changed" as const,
+    subject: b.id,
     data: {
-      workspace_id: b.workspaceId, binding_id: b.id, credential_id: b.credentialId, capability: b.capability,
-      status: b.status, failure_reason: b.failureReason,
+      workspace_id: b.workspaceId,
+      binding_id: b.id,
+      credential_id: b.credentialId,
+      capability: b.capability,
+      status: b.status,
+      failure_reason: b.failureReason,
     },
   };
 }
@@ -123,11 +90,16 @@ function changedEvent(b: ProviderBinding) {
  * expired credential still creates the binding, as `failed`
  * (credential_expired), so the attempt is visible.
  *
- * Hook: a provider test call (a later issue) belongs between binding.requested
- * and binding.ready; it must run outside this transaction and then move the
- * binding to ready or failed (reason provider_rejected / provider_unavailable).
+ * Creating a binding makes no provider call: the owner tests a binding on
+ * demand (POST .../provider-bindings/{bind}/test, binding-test.service.ts), and
+ * the first real call's outcome (provider_rejected / provider_unavailable) is
+ * recorded like any Bridge call's (docs/decisions.md "Test buttons").
  */
-export async function createBinding(caller: TCaller, workspaceId: string, input: TProviderBindingRequest): Promise<TProviderBinding> {
+export async function createBinding(
+  caller: TCaller,
+  workspaceId: string,
+  input: TProviderBindingRequest,
+): Promise<TProviderBinding> {
   const explicit = input.name?.trim();
   for (let attempt = 1; ; attempt++) {
     try {
@@ -141,7 +113,10 @@ export async function createBinding(caller: TCaller, workspaceId: string, input:
 }
 
 async function createBindingOnce(
-  caller: TCaller, workspaceId: string, input: TProviderBindingRequest, explicit: string | undefined,
+  caller: TCaller,
+  workspaceId: string,
+  input: TProviderBindingRequest,
+  explicit: string | undefined,
 ): Promise<TProviderBinding> {
   const shapeErrors = bindingRequestErrors(input);
   if (shapeErrors.length) throw invalid("The request body does not match the schema", shapeErrors);
@@ -160,27 +135,40 @@ async function createBindingOnce(
     const own = cred?.workspaceId === workspaceId;
     const sharedPlatform = cred?.ownerKind === "platform" && owner === "platform";
     if (!cred || (!own && !sharedPlatform)) {
-      throw invalid(`Credential ${input.credential_id} was not found`, [{ path: "/credential_id", message: "no such credential in this workspace" }], "credential_not_found");
+      throw invalid(
+        `Credential ${input.credential_id} was not found`,
+        [{ path: "/credential_id", message: "no such credential in this workspace" }],
+        "credential_not_found",
+      );
     }
     if (owner === "platform" && cred.ownerKind !== "platform") {
-      throw invalid(`${capability} needs a platform credential (spec 2.7 credential_owner platform)`, [
-        { path: "/credential_id", message: "must be a platform credential" },
-      ], "credential_owner_mismatch");
+      throw invalid(
+        `${capability} needs a platform credential (spec 2.7 credential_owner platform)`,
+        [{ path: "/credential_id", message: "must be a platform credential" }],
+        "credential_owner_mismatch",
+      );
     }
     if (cred.revokedAt) {
-      throw invalid(`Credential ${cred.id} is revoked`, [{ path: "/credential_id", message: "is revoked" }], "credential_revoked");
+      throw invalid(
+        `Credential ${cred.id} is revoked`,
+        [{ path: "/credential_id", message: "is revoked" }],
+        "credential_revoked",
+      );
     }
     const errors: TFieldError[] = [];
-    if (cred.capability !== capability) errors.push({ path: "/capability", message: `must equal the credential's capability (${cred.capability})` });
+    if (cred.capability !== capability)
+      errors.push({ path: "/capability", message: `must equal the credential's capability (${cred.capability})` });
     const credActions = cred.actions as string[];
     input.actions.forEach((a, i) => {
       if (!credActions.includes(a)) errors.push({ path: `/actions/${i}`, message: "is not allowed by the credential" });
     });
     const credScope = cred.scope as string[];
     input.scope.forEach((s, i) => {
-      if (!scopeCovers(credScope, s)) errors.push({ path: `/scope/${i}`, message: "is outside the credential's scope" });
+      if (!scopeCovers(credScope, s))
+        errors.push({ path: `/scope/${i}`, message: "is outside the credential's scope" });
     });
-    if (errors.length) throw invalid("The binding asks for more than the credential allows", errors, "outside_credential");
+    if (errors.length)
+      throw invalid("The binding asks for more than the credential allows", errors, "outside_credential");
 
     if (explicit) await assertNameFree(tx, "provider_bindings", workspaceId, explicit);
     const name = explicit ?? (await freeName(tx, "provider_bindings", workspaceId, `${cred.provider} ${capability}`));
@@ -188,21 +176,47 @@ async function createBindingOnce(
     const id = newId("bind");
     const row = await tx.providerBinding.create({
       data: {
-        id, workspaceId, name, credentialId: cred.id, capability, provider: cred.provider,
-        actions: input.actions, scope: input.scope, capabilityScope: input.capability_scope,
-        config: (input.provider_config ?? {}), budgetUnits: BigInt(input.budget.units),
-        budgetUnit: input.budget.unit, status: expired ? "failed" : "ready",
-        failureReason: expired ? "credential_expired" : null, createdBy: caller.userId,
+        id,
+        workspaceId,
+        name,
+        credentialId: cred.id,
+        capability,
+        provider: cred.provider,
+        actions: input.actions,
+        scope: input.scope,
+        capabilityScope: input.capability_scope,
+        config: input.provider_config ?? {},
+        budgetUnits: BigInt(input.budget.units),
+        budgetUnit: input.budget.unit,
+        status: expired ? "failed" : "ready",
+        failureReason: expired ? "credential_expired" : null,
+        createdBy: caller.userId,
       },
     });
-    const audit = { workspaceId, actor: { kind: "user", id: caller.userId } as TActor, target: { kind: "binding", id }, correlationId: caller.correlationId };
+    const audit = {
+      workspaceId,
+      actor: { kind: "user", id: caller.userId } as TActor,
+      target: { kind: "binding", id },
+      correlationId: caller.correlationId,
+    };
     await writeAudit(tx, {
-      ...audit, action: "binding.requested",
-      details: { name, credential_id: cred.id, capability, provider: cred.provider, actions: input.actions, budget_units: input.budget.units },
+      ...audit,
+      action: "binding.requested",
+      details: {
+        name,
+        credential_id: cred.id,
+        capability,
+        provider: cred.provider,
+        actions: input.actions,
+        budget_units: input.budget.units,
+      },
     });
-    await writeAudit(tx, expired
-      ? { ...audit, action: "binding.failed", details: { credential_id: cred.id, reason: "credential_expired" } }
-      : { ...audit, action: "binding.ready", details: { credential_id: cred.id } });
+    await writeAudit(
+      tx,
+      expired
+        ? { ...audit, action: "binding.failed", details: { credential_id: cred.id, reason: "credential_expired" } }
+        : { ...audit, action: "binding.ready", details: { credential_id: cred.id } },
+    );
     await emitEvent(tx, { ...changedEvent(row), correlationId: caller.correlationId });
     return toBinding(row);
   });
@@ -221,7 +235,12 @@ export async function getBinding(workspaceId: string, id: string): Promise<TProv
 }
 
 /** PATCH: a new name (409 name_taken when a binding of the workspace not revoked has it, ignoring case). */
-export async function renameBinding(caller: TCaller, workspaceId: string, id: string, rawName: string): Promise<TProviderBinding> {
+export async function renameBinding(
+  caller: TCaller,
+  workspaceId: string,
+  id: string,
+  rawName: string,
+): Promise<TProviderBinding> {
   const name = rawName.trim();
   await scopedDb(workspaceId)
     .$transaction(async (tx) => {
@@ -231,8 +250,12 @@ export async function renameBinding(caller: TCaller, workspaceId: string, id: st
       if (row.status !== "revoked") await assertNameFree(tx, "provider_bindings", workspaceId, name, id);
       await tx.providerBinding.update({ where: { id }, data: { name, updatedAt: new Date() } });
       await writeAudit(tx, {
-        workspaceId, actor: { kind: "user", id: caller.userId }, action: "binding.renamed",
-        target: { kind: "binding", id }, correlationId: caller.correlationId, details: { from: row.name, to: name },
+        workspaceId,
+        actor: { kind: "user", id: caller.userId },
+        action: "binding.renamed",
+        target: { kind: "binding", id },
+        correlationId: caller.correlationId,
+        details: { from: row.name, to: name },
       });
     })
     .catch((err: unknown) => {
@@ -241,7 +264,10 @@ export async function renameBinding(caller: TCaller, workspaceId: string, id: st
   return getBinding(workspaceId, id);
 }
 
-export async function listBindings(workspaceId: string, q: TProviderBindingListQuery): Promise<TPage<TProviderBinding>> {
+export async function listBindings(
+  workspaceId: string,
+  q: TProviderBindingListQuery,
+): Promise<TPage<TProviderBinding>> {
   const args = keysetArgs(q);
   const filter: Prisma.ProviderBindingWhereInput = {
     ...(q.capability ? { capability: q.capability } : {}),
@@ -249,13 +275,21 @@ export async function listBindings(workspaceId: string, q: TProviderBindingListQ
     ...(q.credential_id ? { credentialId: q.credential_id } : {}),
   };
   const rows = await scopedDb(workspaceId).providerBinding.findMany({ ...args, where: { AND: [args.where, filter] } });
-  const last = await lastUses(workspaceId, rows.slice(0, q.limit).map((r) => r.id));
+  const last = await lastUses(
+    workspaceId,
+    rows.slice(0, q.limit).map((r) => r.id),
+  );
   return toPage(rows, q, (r) => toBinding(r, last.get(r.id) ?? null));
 }
 
 /** Moves one binding to a terminal status if it is not there yet; audits and emits only when it moved. */
 async function transition(
-  tx: TTx, b: ProviderBinding, to: "revoked" | "expired", reason: string | null, actor: TActor, correlationId: string,
+  tx: TTx,
+  b: ProviderBinding,
+  to: "revoked" | "expired",
+  reason: string | null,
+  actor: TActor,
+  correlationId: string,
   from: TBindingStatus[],
 ): Promise<boolean> {
   const now = new Date();
@@ -265,8 +299,12 @@ async function transition(
   });
   if (moved.count !== 1) return false;
   await writeAudit(tx, {
-    workspaceId: b.workspaceId, actor, action: to === "revoked" ? "binding.revoked" : "binding.expired",
-    target: { kind: "binding", id: b.id }, correlationId, details: { credential_id: b.credentialId, reason },
+    workspaceId: b.workspaceId,
+    actor,
+    action: to === "revoked" ? "binding.revoked" : "binding.expired",
+    target: { kind: "binding", id: b.id },
+    correlationId,
+    details: { credential_id: b.credentialId, reason },
   });
   await emitEvent(tx, { ...changedEvent({ ...b, status: to, failureReason: reason }), correlationId });
   return true;
@@ -290,7 +328,11 @@ export async function revokeBinding(caller: TCaller, workspaceId: string, id: st
  * Platform-scoped by design: a platform credential's bindings live in every workspace (the caller's tx is db()'s).
  */
 export async function revokeBindingsOfCredential(
-  tx: TTx, actor: TActor, correlationId: string, credentialId: string, reason: string,
+  tx: TTx,
+  actor: TActor,
+  correlationId: string,
+  credentialId: string,
+  reason: string,
 ): Promise<number> {
   const rows = await tx.providerBinding.findMany({ where: { credentialId, status: { in: NOT_REVOKED } } });
   let n = 0;
@@ -318,7 +360,12 @@ export async function expireBindings(now = new Date()): Promise<number> {
     let moved = 0;
     for (const b of rows) {
       // platform-scoped: each binding of the sweep moves in its own transaction.
-      if (await db().$transaction((tx) => transition(tx, b, "expired", "credential_expired", actor, correlationId, ["ready", "requested"]))) moved++;
+      if (
+        await db().$transaction((tx) =>
+          transition(tx, b, "expired", "credential_expired", actor, correlationId, ["ready", "requested"]),
+        )
+      )
+        moved++;
     }
     expired += moved;
     if (moved) bumpVersion("bindings");

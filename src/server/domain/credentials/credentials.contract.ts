@@ -13,14 +13,22 @@ const zText = z.string().min(1).max(128);
 
 export const ZCredentialRequest = z
   .strictObject({
-    secret: z.string().min(1).max(16384).describe("The provider secret (API key, password...). Write-only: never returned."),
+    secret: z
+      .string()
+      .min(1)
+      .max(16384)
+      .describe("The provider secret (API key, password...). Write-only: never returned."),
     provider: zText.describe("Provider name, e.g. openai, anthropic, smtp, s3"),
-    capability: zText.describe("The capability this credential serves (ai.generate, storage.object, data.kv, email.send)"),
+    capability: zText.describe(
+      "The capability this credential serves (ai.generate, storage.object, data.kv, email.send)",
+    ),
     actions: z.array(zText).min(1).max(64).describe("Actions the credential may be used for"),
     scope: z
       .array(zText)
       .max(200)
-      .describe("Scope strings the credential covers. A binding's scope item must equal one of them, or start with the part before a trailing `*`."),
+      .describe(
+        "Scope strings the credential covers. A binding's scope item must equal one of them, or start with the part before a trailing `*`.",
+      ),
     expires_at: zTimestamp.describe("When the credential stops being usable; must be in the future"),
   })
   .meta({ id: "CredentialRequest" });

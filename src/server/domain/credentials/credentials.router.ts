@@ -15,12 +15,19 @@ const base = "/v1/workspaces/{ws}/credentials";
  */
 export const credentialsRouter = router({
   create: workspaceProcedure("admin")
-    .meta({ openapi: { method: "POST", path: base, tags, summary: "Store a credential (the secret is write-only)" }, successStatus: 201 })
+    .meta({
+      openapi: { method: "POST", path: base, tags, summary: "Store a credential (the secret is write-only)" },
+      successStatus: 201,
+    })
     .input(ZCredentialRequest.extend({ ws: zWorkspaceId }))
     .output(ZCredential)
     .mutation(({ ctx, input }) => {
       const { ws: _ws, ...body } = input;
-      return credentials.createCredential({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, body);
+      return credentials.createCredential(
+        { userId: ctx.principal.userId, correlationId: ctx.correlationId },
+        ctx.workspace.workspaceId,
+        body,
+      );
     }),
 
   list: workspaceProcedure("admin")
@@ -36,10 +43,21 @@ export const credentialsRouter = router({
     .query(({ ctx, input }) => credentials.getCredential(ctx.workspace.workspaceId, input.cred)),
 
   revoke: workspaceProcedure("admin")
-    .meta({ openapi: { method: "POST", path: `${base}/{cred}:revoke`, tags, summary: "Revoke permanently; bindings using it are revoked too" } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${base}/{cred}:revoke`,
+        tags,
+        summary: "Revoke permanently; bindings using it are revoked too",
+      },
+    })
     .input(z.object({ cred: zId("cred") }))
     .output(ZCredential)
     .mutation(({ ctx, input }) =>
-      credentials.revokeCredential({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.cred),
+      credentials.revokeCredential(
+        { userId: ctx.principal.userId, correlationId: ctx.correlationId },
+        ctx.workspace.workspaceId,
+        input.cred,
+      ),
     ),
 });

@@ -30,9 +30,18 @@ const aad = (id: string) => `credential:${id}`;
 
 export function toCredential(c: Omit<Credential, "secretSealed">): TCredential {
   return {
-    id: c.id, workspace_id: c.workspaceId, owner_kind: c.ownerKind as TOwnerKind, provider: c.provider,
-    capability: c.capability, actions: c.actions as string[], scope: c.scope as string[], expires_at: iso(c.expiresAt),
-    created_by: c.createdBy, created_at: iso(c.createdAt), updated_at: iso(c.updatedAt), revoked_at: isoOrNull(c.revokedAt),
+    id: c.id,
+    workspace_id: c.workspaceId,
+    owner_kind: c.ownerKind as TOwnerKind,
+    provider: c.provider,
+    capability: c.capability,
+    actions: c.actions as string[],
+    scope: c.scope as string[],
+    expires_at: iso(c.expiresAt),
+    created_by: c.createdBy,
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+    revoked_at: isoOrNull(c.revokedAt),
   };
 }
 
@@ -46,7 +55,11 @@ export function ownerKindOf(workspaceId: string): TOwnerKind {
 }
 
 /** Creates a credential; the response (and everything recorded about it) omits the secret. */
-export async function createCredential(caller: TCaller, workspaceId: string, input: TCredentialRequest): Promise<TCredential> {
+export async function createCredential(
+  caller: TCaller,
+  workspaceId: string,
+  input: TCredentialRequest,
+): Promise<TCredential> {
   const expiresAt = new Date(input.expires_at);
   if (expiresAt.getTime() <= Date.now()) {
     throw new AppError("validation_failed", "expires_at must be in the future", {
@@ -58,21 +71,44 @@ export async function createCredential(caller: TCaller, workspaceId: string, inp
   const created = await scopedDb(workspaceId).$transaction(async (tx) => {
     const row = await tx.credential.create({
       data: {
-        id, workspaceId, ownerKind, provider: input.provider, capability: input.capability,
-        actions: input.actions, scope: input.scope, expiresAt,
-        secretSealed: seal(input.secret, aad(id)), kekId: currentKekId(), createdBy: caller.userId,
+        id,
+        workspaceId,
+        ownerKind,
+        provider: input.provider,
+        capability: input.capability,
+        actions: input.actions,
+        scope: input.scope,
+        expiresAt,
+        secretSealed: seal(input.secret, aad(id)),
+        kekId: currentKekId(),
+        createdBy: caller.userId,
       },
     });
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "credential.created",
-      target: { kind: "credential", id }, correlationId: caller.correlationId,
-      details: { provider: input.provider, capability: input.capability, owner_kind: ownerKind, expires_at: iso(expiresAt) },
+      workspaceId,
+      actor: { kind: "user", id: caller.userId },
+      action: "credential.created",
+      target: { kind: "credential", id },
+      correlationId: caller.correlationId,
+      details: {
+        provider: input.provider,
+        capability: input.capability,
+        owner_kind: ownerKind,
+        expires_at: iso(expiresAt),
+      },
     });
     await emitEvent(tx, {
-      workspaceId, type: "credential.created", correlationId: caller.correlationId, subject: id,
+      workspaceId,
+      type: "credential.created",
+      correlationId: caller.correlationId,
+      subject: id,
       data: {
-        workspace_id: workspaceId, credential_id: id, owner_kind: ownerKind, provider: input.provider,
-        capability: input.capability, expires_at: iso(expiresAt),
+        workspace_id: workspaceId,
+        credential_id: id,
+        owner_kind: ownerKind,
+        provider: input.provider,
+        capability: input.capability,
+        expires_at: iso(expiresAt),
       },
     });
     return toCredential(row);
@@ -101,10 +137,16 @@ export async function listCredentials(workspaceId: string, q: TCredentialListQue
   if (q.owner_kind === "platform" && workspaceId !== PLATFORM_WORKSPACE_ID) {
     // The platform's bindable credentials, metadata only: read in ws_platform's scope, not the caller's.
     const filter: Prisma.CredentialWhereInput = { capability: { in: PLATFORM_OWNED_CAPABILITIES }, revokedAt: null };
-    const rows = await scopedDb(PLATFORM_WORKSPACE_ID).credential.findMany({ ...args, where: { AND: [args.where, filter] } });
+    const rows = await scopedDb(PLATFORM_WORKSPACE_ID).credential.findMany({
+      ...args,
+      where: { AND: [args.where, filter] },
+    });
     return toPage(rows, q, toCredential);
   }
-  const rows = await scopedDb(workspaceId).credential.findMany({ ...args, where: { AND: [args.where, q.owner_kind ? { ownerKind: q.owner_kind } : {}] } });
+  const rows = await scopedDb(workspaceId).credential.findMany({
+    ...args,
+    where: { AND: [args.where, q.owner_kind ? { ownerKind: q.owner_kind } : {}] },
+  });
   return toPage(rows, q, toCredential);
 }
 
@@ -125,14 +167,26 @@ export async function revokeCredential(caller: TCaller, workspaceId: string, id:
     });
     if (changed.count === 1) {
       await writeAudit(tx, {
-        workspaceId, actor: { kind: "user", id: caller.userId }, action: "credential.revoked",
-        target: { kind: "credential", id }, correlationId: caller.correlationId,
+        workspaceId,
+        actor: { kind: "user", id: caller.userId },
+        action: "credential.revoked",
+        target: { kind: "credential", id },
+        correlationId: caller.correlationId,
       });
       await emitEvent(tx, {
-        workspaceId, type: "credential.revoked", correlationId: caller.correlationId, subject: id,
+        workspaceId,
+        type: "credential.revoked",
+        correlationId: caller.correlationId,
+        subject: id,
         data: { workspace_id: workspaceId, credential_id: id },
       });
-      await revokeBindingsOfCredential(tx, { kind: "user", id: caller.userId }, caller.correlationId, id, "credential_revoked");
+      await revokeBindingsOfCredential(
+        tx,
+        { kind: "user", id: caller.userId },
+        caller.correlationId,
+        id,
+        "credential_revoked",
+      );
     }
     return toCredential(await tx.credential.findUniqueOrThrow({ where: { id } }));
   });
@@ -154,7 +208,9 @@ export async function readCredentialSecret(credentialId: string, now = new Date(
     throw new AppError("conflict", `Credential ${credentialId} is revoked`, { reason: "credential_revoked" });
   }
   if (row.expiresAt.getTime() <= now.getTime()) {
-    throw new AppError("conflict", `Credential ${credentialId} expired at ${iso(row.expiresAt)}`, { reason: "credential_expired" });
+    throw new AppError("conflict", `Credential ${credentialId} expired at ${iso(row.expiresAt)}`, {
+      reason: "credential_expired",
+    });
   }
   return unseal(row.secretSealed, aad(row.id));
 }
@@ -186,7 +242,11 @@ export async function reencryptCredentials(): Promise<{ updated: number; failed:
         resealed = seal(unseal(row.secretSealed, aad(row.id)), aad(row.id));
       } catch (err) {
         // Only the id and the error kind: the message of a crypto error never holds the plaintext, but be strict.
-        logger.error("credentials.reencrypt_failed", { credential_id: row.id, kek_id: row.kekId, error: (err as Error).name });
+        logger.error("credentials.reencrypt_failed", {
+          credential_id: row.id,
+          kek_id: row.kekId,
+          error: (err as Error).name,
+        });
         failed++;
         continue;
       }
@@ -200,4 +260,3 @@ export async function reencryptCredentials(): Promise<{ updated: number; failed:
   }
   return { updated, failed };
 }
-

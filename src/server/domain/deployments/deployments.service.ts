@@ -1,5 +1,5 @@
+import { assertMayDeploy } from "@/server/domain/billing/collection/standing.service";
 import type { Deployment, PipelineRun, Prisma, Revision } from "@/generated/prisma/client";
-import { blobStore } from "@/server/platform/blob-store";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { AppError, notFound } from "@/server/platform/errors";
@@ -7,29 +7,37 @@ import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
 import { runner, type TIsolationReport } from "@/server/runtime";
-import { runnerFor } from "@/server/domain/runners/runner-hosts.service";
 import { getOwnedRevision } from "@/server/domain/source/revisions.service";
 import type { TDescriptor, TFinding } from "@/server/domain/source/source.types";
 import type { TDeployment, TEnvironmentType, TPipelineRun } from "./deployments.contract";
 import { DEPLOYMENT, type TDeploymentStatus } from "./deployments.states";
 import { retire } from "./lifecycle";
+import { deploymentLimits } from "./limits.service";
 import { createDeploymentRow, createPipelineRow, movePipeline } from "./transitions";
 
 type TCaller = { userId: string; correlationId: string };
 
 export function toDeployment(d: Deployment): TDeployment {
   const out: TDeployment = {
-    id: d.id, workspace_id: d.workspaceId, product_id: d.productId, revision_id: d.revisionId,
-    environment_type: d.environmentType as TEnvironmentType, slot: d.slot, status: d.status as TDeploymentStatus,
-    required_isolation_profile: "isolated-vm", egress: "deny",
+    id: d.id,
+    workspace_id: d.workspaceId,
+    product_id: d.productId,
+    revision_id: d.revisionId,
+    environment_type: d.environmentType as TEnvironmentType,
+    slot: d.slot,
+    status: d.status as TDeploymentStatus,
+    required_isolation_profile: "isolated-vm",
+    egress: "deny",
     findings: d.findings as TFinding[],
     environment_id: d.environmentId,
     superseded_deployment_id: d.supersededDeploymentId,
+    runner_host: d.runnerHost ?? null,
     source: d.source as TDeployment["source"],
     evidence: { build_log: null, health_attempts: null, ...(d.evidence as object) },
     started_at: d.startedAt ? iso(d.startedAt) : null,
     stopped_at: d.stoppedAt ? iso(d.stoppedAt) : null,
-    created_at: iso(d.createdAt), updated_at: iso(d.updatedAt),
+    created_at: iso(d.createdAt),
+    updated_at: iso(d.updatedAt),
   };
   if (d.pipelineRunId) out.pipeline_run_id = d.pipelineRunId;
   if (d.reasonCode) out.reason_code = d.reasonCode;
@@ -42,10 +50,17 @@ export function toDeployment(d: Deployment): TDeployment {
 
 export function toPipelineRun(r: PipelineRun): TPipelineRun {
   return {
-    id: r.id, workspace_id: r.workspaceId, revision_id: r.revisionId, product_id: r.productId, intent: "preview",
-    status: r.status as TPipelineRun["status"], findings: r.findings as TFinding[], deployment_id: r.deploymentId,
+    id: r.id,
+    workspace_id: r.workspaceId,
+    revision_id: r.revisionId,
+    product_id: r.productId,
+    intent: "preview",
+    status: r.status as TPipelineRun["status"],
+    findings: r.findings as TFinding[],
+    deployment_id: r.deploymentId,
     ...(r.reasonCode ? { reason_code: r.reasonCode } : {}),
-    created_at: iso(r.createdAt), updated_at: iso(r.updatedAt),
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
   };
 }
 
@@ -57,20 +72,48 @@ export function authorize(
   allowUnenforcedProduction: boolean,
 ): { blocked: string | null; findings: TFinding[]; unenforcedRun: boolean } {
   const findings: TFinding[] = [];
-  const enforcedParts = [isolation.filesystem && "filesystem", isolation.network && "no network", isolation.resource_limits && "resource limits"].filter(Boolean);
-  const what = `${isolation.runner} runner, ${isolation.sandbox === "bubblewrap" ? `bubblewrap sandbox (${enforcedParts.join(", ")})` : `no sandbox (${isolation.sandbox_unavailable_reason ?? "unavailable"})`}, no VM boundary`;
+  const unenforcedLimits = Object.entries(isolation.limits ?? {})
+    .filter(([, l]) => !l.enforced)
+    .map(([k]) => k);
+  const enforcedParts = [
+    isolation.filesystem && "filesystem",
+    isolation.network && "no network",
+    `limits${unenforcedLimits.length ? ` except ${unenforcedLimits.join(", ")}` : ""}`,
+  ].filter(Boolean);
+  const what = `${isolation.runner} runner, ${isolation.sandbox !== "none" ? `${isolation.sandbox} sandbox (${enforcedParts.join(", ")})` : `no sandbox (${isolation.sandbox_unavailable_reason ?? "unavailable"})`}, no kernel or VM boundary`;
   if (!(rev.descriptor as TDescriptor | null)?.build_plan) {
-    findings.push({ kind: "descriptor", severity: "error", code: "build_plan_missing", message: "The confirmed descriptor has no build plan (install, build, start, port, health): freeze a revision the detector can plan, or confirm one with a build plan." });
+    findings.push({
+      kind: "descriptor",
+      severity: "error",
+      code: "build_plan_missing",
+      message:
+        "The confirmed descriptor has no build plan (install, build, start, port, health): freeze a revision the detector can plan, or confirm one with a build plan.",
+    });
     return { blocked: "build_plan_missing", findings, unenforcedRun: false };
   }
   if (!isolation.enforced) {
     if (environmentType === "production" && !allowUnenforcedProduction) {
-      findings.push({ kind: "isolation", severity: "error", code: "isolation_unenforced", message: `Production requires the isolated-vm profile, which this runner cannot enforce (${what}). Deploy to preview or staging, or ask the operator to run a runner that enforces isolated-vm (or to set CAPSTAN_ALLOW_UNENFORCED_PRODUCTION=1).` });
+      findings.push({
+        kind: "isolation",
+        severity: "error",
+        code: "isolation_unenforced",
+        message: `Production requires the isolated-vm profile, which this runner cannot enforce (${what}). Deploy to preview or staging, or ask the operator to run a runner that enforces isolated-vm (or to set CAPSTAN_ALLOW_UNENFORCED_PRODUCTION=1).`,
+      });
       return { blocked: "isolation_unenforced", findings, unenforcedRun: false };
     }
-    findings.push({ kind: "isolation", severity: "warning", code: "isolation_unenforced", message: `Runs without the isolated-vm profile: ${what}.` });
+    findings.push({
+      kind: "isolation",
+      severity: "warning",
+      code: "isolation_unenforced",
+      message: `Runs without the isolated-vm profile: ${what}.`,
+    });
     if (isolation.sandbox === "none") {
-      findings.push({ kind: "isolation", severity: "warning", code: "sandbox_unavailable", message: `The app runs as a plain process of the Capstan host with network access: ${isolation.sandbox_unavailable_reason ?? "no sandbox"}.` });
+      findings.push({
+        kind: "isolation",
+        severity: "warning",
+        code: "sandbox_unavailable",
+        message: `The app runs as a plain process of the Capstan host with network access: ${isolation.sandbox_unavailable_reason ?? "no sandbox"}.`,
+      });
     }
     return { blocked: null, findings, unenforcedRun: true };
   }
@@ -85,24 +128,46 @@ export function authorize(
  * `planned` (the deploy worker picks it up) or `blocked` with findings.
  */
 export async function requestDeployment(
-  caller: TCaller, workspaceId: string, revisionId: string, body: { environment_type: TEnvironmentType; slot?: string },
+  caller: TCaller,
+  workspaceId: string,
+  revisionId: string,
+  body: { environment_type: TEnvironmentType; slot?: string },
   /** A release deployment: its source, and a step (freezing the release) in the same transaction. */
-  opts: { source?: { kind: "release"; release_id: string; version_id: string }; inTx?: (tx: Prisma.TransactionClient, dep: Deployment) => Promise<void> } = {},
+  opts: {
+    source?: { kind: "release"; release_id: string; version_id: string };
+    inTx?: (tx: Prisma.TransactionClient, dep: Deployment) => Promise<void>;
+  } = {},
 ): Promise<TDeployment> {
+  // Restricted or suspended for non-payment: no new deployments (403 billing_restricted, the reason in words).
+  await assertMayDeploy(workspaceId);
   const rev = await getOwnedRevision(workspaceId, revisionId);
   if (rev.descriptorStatus !== "confirmed") {
-    throw new AppError("conflict", `Revision ${revisionId} has no confirmed runtime descriptor (${rev.descriptorStatus}): confirm it with descriptor:confirm first`, { reason: "descriptor_unconfirmed" });
+    throw new AppError(
+      "conflict",
+      `Revision ${revisionId} has no confirmed runtime descriptor (${rev.descriptorStatus}): confirm it with descriptor:confirm first`,
+      { reason: "descriptor_unconfirmed" },
+    );
   }
   if (rev.contractStatus === "rejected") {
     const why = (rev.contractRejection as { reason?: string; message?: string } | null) ?? {};
-    throw new AppError("conflict", `Revision ${revisionId}'s capability contract was rejected (${why.reason ?? "rejected"}${why.message ? `: ${why.message}` : ""}); fix capabilities.json and freeze a new revision`, { reason: "contract_rejected" });
+    throw new AppError(
+      "conflict",
+      `Revision ${revisionId}'s capability contract was rejected (${why.reason ?? "rejected"}${why.message ? `: ${why.message}` : ""}); fix capabilities.json and freeze a new revision`,
+      { reason: "contract_rejected" },
+    );
   }
   if (rev.contractStatus !== "ready") {
-    throw new AppError("conflict", `Revision ${revisionId}'s capability contract is not ready (${rev.contractStatus})`, { reason: "contract_pending" });
+    throw new AppError(
+      "conflict",
+      `Revision ${revisionId}'s capability contract is not ready (${rev.contractStatus})`,
+      { reason: "contract_pending" },
+    );
   }
   const environmentType = body.environment_type;
   const slot = body.slot ?? "default";
-  const isolation = await runner().isolation();
+  // Limits first: a descriptor asking for more than the plan allows is a 422 before anything is written.
+  const limits = await deploymentLimits(workspaceId, rev.descriptor as TDescriptor | null);
+  const isolation = await runner().isolation(limits);
   const auth = authorize(rev, environmentType, isolation, env().CAPSTAN_ALLOW_UNENFORCED_PRODUCTION);
   const actor = { kind: "user" as const, id: caller.userId };
 
@@ -116,20 +181,49 @@ export async function requestDeployment(
     const id = newId("dep");
     let run: PipelineRun | null = null;
     if (environmentType === "preview") {
-      run = await createPipelineRow(ctx, { id: newId("pipe"), workspaceId, productId: rev.productId, revisionId, deploymentId: id, correlationId: caller.correlationId });
+      run = await createPipelineRow(ctx, {
+        id: newId("pipe"),
+        workspaceId,
+        productId: rev.productId,
+        revisionId,
+        deploymentId: id,
+        correlationId: caller.correlationId,
+      });
       run = await movePipeline(ctx, run, rev.snapshot ? "snapshot_ready" : "snapshot_missing");
-      run = await movePipeline(ctx, run, auth.blocked ? "block" : "admit", { findings: auth.findings as never, reasonCode: auth.blocked });
+      run = await movePipeline(ctx, run, auth.blocked ? "block" : "admit", {
+        findings: auth.findings as never,
+        reasonCode: auth.blocked,
+      });
     }
-    const audits = auth.blocked === "isolation_unenforced"
-      ? [{ action: "isolation.blocked" as const, details: { isolation } }]
-      : auth.unenforcedRun ? [{ action: "isolation.unenforced_run" as const, details: { isolation } }] : [];
-    const dep = await createDeploymentRow(ctx, auth.blocked ? "block" : "request", {
-      id, workspaceId, productId: rev.productId, revisionId, environmentId: environment.id, environmentType, slot,
-      reasonCode: auth.blocked, findings: auth.findings,
-      isolation: isolation, source: opts.source ?? { kind: "revision" },
-      releaseId: opts.source?.release_id ?? null,
-      pipelineRunId: run?.id ?? null, runner: runner().name, correlationId: caller.correlationId, createdBy: caller.userId,
-    }, audits);
+    const audits =
+      auth.blocked === "isolation_unenforced"
+        ? [{ action: "isolation.blocked" as const, details: { isolation } }]
+        : auth.unenforcedRun
+          ? [{ action: "isolation.unenforced_run" as const, details: { isolation } }]
+          : [];
+    const dep = await createDeploymentRow(
+      ctx,
+      auth.blocked ? "block" : "request",
+      {
+        id,
+        workspaceId,
+        productId: rev.productId,
+        revisionId,
+        environmentId: environment.id,
+        environmentType,
+        slot,
+        reasonCode: auth.blocked,
+        findings: auth.findings,
+        isolation: isolation,
+        source: opts.source ?? { kind: "revision" },
+        releaseId: opts.source?.release_id ?? null,
+        pipelineRunId: run?.id ?? null,
+        runner: runner().name,
+        correlationId: caller.correlationId,
+        createdBy: caller.userId,
+      },
+      audits,
+    );
     if (opts.inTx) await opts.inTx(tx, dep);
     return dep;
   });
@@ -179,22 +273,11 @@ export async function getPipelineRun(workspaceId: string, id: string): Promise<T
 export async function stopDeployment(caller: TCaller, workspaceId: string, id: string): Promise<TDeployment> {
   const dep = await getOwnedDeployment(workspaceId, id);
   if (!DEPLOYMENT.can(dep.status as TDeploymentStatus, "stop")) {
-    throw new AppError("conflict", `Deployment ${id} is ${dep.status}${dep.reasonCode ? ` (${dep.reasonCode})` : ""}: there is nothing to stop`, { reason: "deployment_not_running" });
+    throw new AppError(
+      "conflict",
+      `Deployment ${id} is ${dep.status}${dep.reasonCode ? ` (${dep.reasonCode})` : ""}: there is nothing to stop`,
+      { reason: "deployment_not_running" },
+    );
   }
   return toDeployment(await retire(dep, "stop", "stopped", { kind: "user", id: caller.userId }, caller.correlationId));
-}
-
-/** The build log (evidence blob) and the tail of the running app's log. */
-export async function deploymentLogs(workspaceId: string, id: string, tailBytes: number): Promise<{ deployment_id: string; build_log: string; run_log: string; live: boolean }> {
-  const dep = await getOwnedDeployment(workspaceId, id);
-  const ev = dep.evidence as { build_log?: { sha256: string } | null; run_log?: { sha256: string } | null };
-  const fromBlob = async (e: { sha256: string } | null | undefined) => (e ? (await blobStore().get(e.sha256))?.toString("utf8") ?? "" : "");
-  const live = dep.status === "active" || dep.status === "applying";
-  // Live logs are on the deployment's runner host (this process's runner, or another host's gateway; best effort).
-  const host = live ? await runnerFor(dep.runnerHost) : null;
-  // While it is built the build log grows in the deployment's directory; afterwards it is evidence.
-  const build = ev.build_log ? await fromBlob(ev.build_log) : host ? await host.buildLog(id, tailBytes).catch(() => "") : "";
-  // A running app's log is read live; an ended one's tail was kept as evidence when it stopped.
-  const run = host ? await host.runLog(id, tailBytes).catch(() => "") : (await fromBlob(ev.run_log)).slice(-tailBytes);
-  return { deployment_id: id, build_log: build, run_log: run, live };
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/server/platform/errors";
-import { DEPLOYMENT, DEPLOYMENT_STATES, PIPELINE, PIPELINE_STATES, SURFACE, SURFACE_STATES } from "./deployments.states";
+import {
+  DEPLOYMENT,
+  DEPLOYMENT_STATES,
+  PIPELINE,
+  PIPELINE_STATES,
+  SURFACE,
+  SURFACE_STATES,
+} from "./deployments.states";
 
 /** Every edge of every table, and every pair that is not an edge. */
 describe.each([

@@ -10,7 +10,8 @@ import type { TAuditAction } from "@/server/platform/audit";
  */
 export const DEPLOYMENT_STATES = ["planned", "applying", "active", "superseded", "blocked", "failed"] as const;
 export type TDeploymentStatus = (typeof DEPLOYMENT_STATES)[number];
-export type TDeploymentEvent = "request" | "block" | "apply" | "ready" | "fail" | "crash" | "supersede" | "stop" | "expire";
+export type TDeploymentEvent =
+  "request" | "block" | "apply" | "ready" | "fail" | "crash" | "supersede" | "stop" | "expire";
 
 export const DEPLOYMENT = stateMachine<TDeploymentStatus, TDeploymentEvent>("deployment", DEPLOYMENT_STATES, [
   { from: null, event: "request", to: "planned" },
@@ -37,9 +38,28 @@ export const DEPLOYMENT_AUDIT: Partial<Record<TDeploymentEvent, TAuditAction>> =
   expire: "deployment.stopped",
 };
 
-export const PIPELINE_STATES = ["pending_snapshot", "authorization_requested", "blocked", "admitted", "requested", "reported", "completed", "failed"] as const;
+export const PIPELINE_STATES = [
+  "pending_snapshot",
+  "authorization_requested",
+  "blocked",
+  "admitted",
+  "requested",
+  "reported",
+  "completed",
+  "failed",
+] as const;
 export type TPipelineStatus = (typeof PIPELINE_STATES)[number];
-export type TPipelineEvent = "create" | "snapshot_ready" | "snapshot_missing" | "admit" | "block" | "request" | "report" | "complete" | "fail" | "cancel";
+export type TPipelineEvent =
+  | "create"
+  | "snapshot_ready"
+  | "snapshot_missing"
+  | "admit"
+  | "block"
+  | "request"
+  | "report"
+  | "complete"
+  | "fail"
+  | "cancel";
 
 export const PIPELINE = stateMachine<TPipelineStatus, TPipelineEvent>("pipeline run", PIPELINE_STATES, [
   { from: null, event: "create", to: "pending_snapshot" },
@@ -57,7 +77,12 @@ export const PIPELINE = stateMachine<TPipelineStatus, TPipelineEvent>("pipeline 
 ]);
 
 export const SURFACE_STATES = [
-  "awaiting_expiration_registration", "validating", "active", "expiration_registration_failed", "configuration_failed", "expired",
+  "awaiting_expiration_registration",
+  "validating",
+  "active",
+  "expiration_registration_failed",
+  "configuration_failed",
+  "expired",
 ] as const;
 export type TSurfaceStatus = (typeof SURFACE_STATES)[number];
 export type TSurfaceEvent = "create" | "register" | "registration_fail" | "reachable" | "unreachable" | "expire";

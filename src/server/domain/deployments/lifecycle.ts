@@ -1,20 +1,16 @@
 import type { Deployment } from "@/generated/prisma/client";
-import { handleBridge } from "@/server/bridge/handler";
-import { handleRunnerInvocation } from "@/server/bridge/runner-handler";
-import { db } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { problemResponse, AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
 import { runner, type TRuntimeState } from "@/server/runtime";
 import { dropPool } from "@/server/runtime/surface-proxy";
-import type { TRunnerOps } from "@/server/runtime/remote-runner";
 import { runnerFor } from "@/server/domain/runners/runner-hosts.service";
 import { PIPELINE, type TDeploymentEvent, type TPipelineStatus } from "./deployments.states";
 import { moveDeployment, movePipeline, moveSurface, type TMoveCtx } from "./transitions";
 import { forgetSurface } from "./surface-cache";
 import { closeSessionsTx } from "@/server/domain/sessions/access.service";
-import { storeEvidence } from "@/server/domain/source/evidence.service";
+import { flushRunLog } from "./run-log.service";
 
 /**
  * Taking a deployment out of service, whatever the cause (stop, expiry,
@@ -28,17 +24,29 @@ export async function retireInTx(
   dep: Deployment,
   event: Extract<TDeploymentEvent, "stop" | "expire" | "supersede" | "crash" | "fail">,
   reasonCode: string,
-  extra: { findings?: unknown[] } = {},
+  /** keepSurface: the surface stays active for a replacement that takes it over (a deployment lost with its host). */
+  extra: { findings?: unknown[]; keepSurface?: boolean } = {},
 ): Promise<Deployment> {
   const now = new Date();
   const moved = await moveDeployment(ctx, dep, event, {
-    reasonCode, stoppedAt: now,
+    reasonCode,
+    stoppedAt: now,
     ...(extra.findings ? { findings: [...(dep.findings as unknown[]), ...extra.findings] as never } : {}),
   });
-  const srf = await ctx.tx.surface.findUnique({ where: { deploymentId: dep.id } });
-  if (srf && srf.status !== "expired" && srf.status !== "configuration_failed" && srf.status !== "expiration_registration_failed") {
-    await moveSurface(ctx, srf, "expire", { reasonCode: `deployment_${event === "fail" || event === "crash" ? "failed" : event === "supersede" ? "superseded" : event === "expire" ? "expired" : "stopped"}` });
-    await ctx.tx.deadline.updateMany({ where: { id: srf.deadlineId, status: "registered" }, data: { status: "cancelled", updatedAt: now } });
+  const srf = extra.keepSurface ? null : await ctx.tx.surface.findUnique({ where: { deploymentId: dep.id } });
+  if (
+    srf &&
+    srf.status !== "expired" &&
+    srf.status !== "configuration_failed" &&
+    srf.status !== "expiration_registration_failed"
+  ) {
+    await moveSurface(ctx, srf, "expire", {
+      reasonCode: `deployment_${event === "fail" || event === "crash" ? "failed" : event === "supersede" ? "superseded" : event === "expire" ? "expired" : "stopped"}`,
+    });
+    await ctx.tx.deadline.updateMany({
+      where: { id: srf.deadlineId, status: "registered" },
+      data: { status: "cancelled", updatedAt: now },
+    });
     await closeSessionsTx(ctx.tx, { surfaceId: srf.id }, "surface_expired");
   }
   if (dep.pipelineRunId) {
@@ -58,12 +66,17 @@ export async function retireInTx(
  * throws: a host that cannot be reached removes it itself, its reconciler
  * sweeps whatever no live deployment owns.
  */
-export async function release(dep: Pick<Deployment, "id" | "runtime" | "surfaceId"> & { runnerHost?: string | null }): Promise<void> {
+export async function release(
+  dep: Pick<Deployment, "id" | "runtime" | "surfaceId"> & { runnerHost?: string | null },
+): Promise<void> {
   const state = dep.runtime as TRuntimeState | null;
   try {
     if (dep.surfaceId) forgetSurface(dep.surfaceId);
     const host = dep.runnerHost === undefined ? runner() : await runnerFor(dep.runnerHost);
-    await keepRunLog(dep.id, host);
+    // The rest of the app's log goes to the blob store before its directory does.
+    await flushRunLog(dep.id, host, { final: true }).catch((err: unknown) =>
+      logger.error("run_log.final_flush_failed", { deployment_id: dep.id, error: String(err) }),
+    );
     if (state) await dropPool(state.ingress_socket);
     await host.stop(dep.id, state);
   } catch (err) {
@@ -81,49 +94,41 @@ export async function retire(
   correlationId = newId("evt"),
   extra: { findings?: unknown[] } = {},
 ): Promise<Deployment> {
-  const moved = await scopedDb(dep.workspaceId).$transaction((tx) => retireInTx({ tx, actor, correlationId }, dep, event, reasonCode, extra));
+  const moved = await scopedDb(dep.workspaceId).$transaction((tx) =>
+    retireInTx({ tx, actor, correlationId }, dep, event, reasonCode, extra),
+  );
   await release(moved);
   return moved;
 }
 
-/** The tail of an ending app's log becomes evidence before its directory goes. */
-const RUN_LOG_KEEP_BYTES = 256 * 1024;
-async function keepRunLog(id: string, host: TRunnerOps): Promise<void> {
-  const tail = await host.runLog(id, RUN_LOG_KEEP_BYTES);
-  if (!tail) return;
-  // platform-scoped: runs after a retirement by a worker or a user, with the deployment's id only; the row names its workspace.
-  const row = await db().deployment.findUnique({ where: { id }, select: { workspaceId: true, evidence: true } });
-  if (!row) return;
-  const runLog = await storeEvidence(row.workspaceId, Buffer.from(tail, "utf8"), "text/plain; charset=utf-8");
-  await scopedDb(row.workspaceId).deployment.update({ where: { id }, data: { evidence: { ...(row.evidence as object), run_log: runLog } as never } });
-}
+/** What of a deployment the Bridge needs to act as its caller. */
+export type TBridgeDeployment = Pick<Deployment, "id" | "workspaceId" | "productId" | "revisionId" | "environmentType">;
+export type TDeploymentBridge = (dep: TBridgeDeployment) => (req: Request) => Promise<Response>;
 
-const BRIDGE_PATH = /^\/v1\/capabilities\/([^/?#]+)\/([^/?#]+)$/;
+const port = globalThis as unknown as { __capstanDeploymentBridge?: TDeploymentBridge };
 
 /**
- * The Bridge as a deployment's app sees it (served on its Bridge socket):
- * the caller is the deployment itself, its contract is the deployed
- * revision's, and nothing but the Bridge is reachable.
+ * The Bridge sits above the domain (it calls the domain's services), so the domain never imports it: each process's
+ * composition root (boot.ts, workers/main.ts, the tests' per-file setup) hands it in here, from
+ * bridge/deployment-bridge.ts.
  */
-export function deploymentBridge(dep: Pick<Deployment, "id" | "workspaceId" | "productId" | "revisionId" | "environmentType">) {
-  return (req: Request): Promise<Response> => {
-    const pathname = new URL(req.url).pathname;
-    if (pathname === "/v1/runner/capability-invocations" && req.method === "POST") return handleRunnerInvocation(req, { deploymentId: dep.id });
-    const m = BRIDGE_PATH.exec(pathname);
-    if (!m || req.method !== "POST") {
-      return Promise.resolve(problemResponse(new AppError("not_found", "Only POST /v1/capabilities/{capability}/{action} and POST /v1/runner/capability-invocations are reachable from a hosted app"), {
-        instance: new URL(req.url).pathname, correlationId: newId("evt"),
-      }));
-    }
-    // Capability and action names are URL-safe: an escaped one is simply unknown (404), never a throw.
-    return handleBridge(req, m[1]!, m[2]!, {
-      principal: {
-        principalId: dep.id, kind: "deployment",
-        caller: {
-          serviceIdentityId: null, deploymentId: dep.id, revisionId: dep.revisionId, workspaceId: dep.workspaceId,
-          productId: dep.productId, environmentType: dep.environmentType, permissions: null,
-        },
-      },
-    });
+export function provideDeploymentBridge(fn: TDeploymentBridge): void {
+  port.__capstanDeploymentBridge = fn;
+}
+
+/**
+ * The Bridge as a deployment's app sees it (served on its Bridge socket), looked up per request so a process may
+ * wire it after its first deployment was adopted; unwired, a call is a 503 problem, never a crash.
+ */
+export function deploymentBridge(dep: TBridgeDeployment): (req: Request) => Promise<Response> {
+  return (req) => {
+    const bridge = port.__capstanDeploymentBridge;
+    if (bridge) return bridge(dep)(req);
+    return Promise.resolve(
+      problemResponse(new AppError("unavailable", "The Bridge is not wired in this process"), {
+        instance: new URL(req.url).pathname,
+        correlationId: newId("evt"),
+      }),
+    );
   };
 }

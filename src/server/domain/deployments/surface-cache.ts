@@ -21,6 +21,11 @@ export type TSurfaceRoute = {
   upstream: TUpstream | null;
   /** The process state was recorded (a null upstream then means the runner host is unreachable). */
   started: boolean;
+  /** Its deployment was lost with its host and a replacement is on its way (replace.service.ts). */
+  replacing?: boolean;
+  workspaceId: string;
+  /** The audience of the release the deployment serves; null when it is no release's. */
+  audience: "internal" | "workspace" | "custom" | null;
 };
 
 // On globalThis: a stop handled by the API's bundle must reach the surface route's cache at once.

@@ -28,7 +28,10 @@ export function cnameTarget(): string {
 }
 
 function apexAddresses(): string[] {
-  return env().CAPSTAN_DOMAIN_APEX_ADDRESSES.split(",").map((a) => a.trim()).filter((a) => isIP(a) !== 0);
+  return env()
+    .CAPSTAN_DOMAIN_APEX_ADDRESSES.split(",")
+    .map((a) => a.trim())
+    .filter((a) => isIP(a) !== 0);
 }
 
 export function verificationRecord(hostname: string, token: string): TDnsRecord {
@@ -46,7 +49,9 @@ export function routingRecords(hostname: string, apex: boolean): TDnsRecord[] {
 export function makeResolver(): Resolver {
   const e = env();
   const r = new Resolver({ timeout: e.CAPSTAN_DNS_TIMEOUT_MS, tries: 2 });
-  const servers = e.CAPSTAN_DNS_SERVERS.split(",").map((s) => s.trim()).filter(Boolean);
+  const servers = e.CAPSTAN_DNS_SERVERS.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (servers.length) r.setServers(servers);
   return r;
 }
@@ -66,19 +71,34 @@ async function lookup<T>(fn: () => Promise<T[]>): Promise<{ records: T[] } | { e
 }
 
 const unavailable = (what: string, error: string): TCheck => ({
-  ok: false, code: "dns_unavailable", transient: true,
+  ok: false,
+  code: "dns_unavailable",
+  transient: true,
   message: `DNS did not answer the lookup of ${what} (${error}); Capstan will try again.`,
 });
 
-export async function checkDomain(resolver: Resolver, d: { hostname: string; apex: boolean; token: string }): Promise<TCheck> {
+export async function checkDomain(
+  resolver: Resolver,
+  d: { hostname: string; apex: boolean; token: string },
+): Promise<TCheck> {
   const txt = verificationRecord(d.hostname, d.token);
   const found = await lookup(() => resolver.resolveTxt(txt.name));
   if ("error" in found) return unavailable(txt.name, found.error);
   const values = found.records.map((chunks) => chunks.join(""));
   if (!values.includes(txt.value)) {
     return values.length
-      ? { ok: false, code: "verification_record_mismatch", transient: false, message: `The TXT record at ${txt.name} is ${values.map((v) => `"${v.slice(0, 80)}"`).join(", ")}, not "${txt.value}".` }
-      : { ok: false, code: "verification_record_missing", transient: false, message: `No TXT record was found at ${txt.name}; create it with the value "${txt.value}".` };
+      ? {
+          ok: false,
+          code: "verification_record_mismatch",
+          transient: false,
+          message: `The TXT record at ${txt.name} is ${values.map((v) => `"${v.slice(0, 80)}"`).join(", ")}, not "${txt.value}".`,
+        }
+      : {
+          ok: false,
+          code: "verification_record_missing",
+          transient: false,
+          message: `No TXT record was found at ${txt.name}; create it with the value "${txt.value}".`,
+        };
   }
   return checkRouting(resolver, d.hostname, d.apex);
 }
@@ -89,20 +109,45 @@ async function checkRouting(resolver: Resolver, hostname: string, apex: boolean)
   if ("error" in cname) return unavailable(hostname, cname.error);
   if (cname.records.length) {
     if (cname.records.some((c) => bare(c) === target)) return { ok: true };
-    return { ok: false, code: "routing_record_mismatch", transient: false, message: `${hostname} is a CNAME for ${bare(cname.records[0]!)}, not ${target}.` };
+    return {
+      ok: false,
+      code: "routing_record_mismatch",
+      transient: false,
+      message: `${hostname} is a CNAME for ${bare(cname.records[0]!)}, not ${target}.`,
+    };
   }
-  const [v4, v6] = await Promise.all([lookup(() => resolver.resolve4(hostname)), lookup(() => resolver.resolve6(hostname))]);
+  const [v4, v6] = await Promise.all([
+    lookup(() => resolver.resolve4(hostname)),
+    lookup(() => resolver.resolve6(hostname)),
+  ]);
   if ("error" in v4) return unavailable(hostname, v4.error);
   if ("error" in v6) return unavailable(hostname, v6.error);
   const addresses = [...v4.records, ...v6.records];
-  const how = apex ? (apexAddresses().length ? `A/AAAA records ${apexAddresses().join(", ")}` : `an ALIAS (flattened CNAME) record to ${target}`) : `a CNAME record to ${target}`;
+  const how = apex
+    ? apexAddresses().length
+      ? `A/AAAA records ${apexAddresses().join(", ")}`
+      : `an ALIAS (flattened CNAME) record to ${target}`
+    : `a CNAME record to ${target}`;
   if (!addresses.length) {
-    return { ok: false, code: "routing_record_missing", transient: false, message: `${hostname} has no CNAME, A or AAAA record; create ${how}.` };
+    return {
+      ok: false,
+      code: "routing_record_missing",
+      transient: false,
+      message: `${hostname} has no CNAME, A or AAAA record; create ${how}.`,
+    };
   }
   const ours = new Set(apexAddresses());
-  const [t4, t6] = await Promise.all([lookup(() => resolver.resolve4(target)), lookup(() => resolver.resolve6(target))]);
+  const [t4, t6] = await Promise.all([
+    lookup(() => resolver.resolve4(target)),
+    lookup(() => resolver.resolve6(target)),
+  ]);
   for (const t of [t4, t6]) if ("records" in t) for (const a of t.records) ours.add(a);
   const foreign = addresses.filter((a) => !ours.has(a));
   if (!foreign.length) return { ok: true };
-  return { ok: false, code: "routing_record_mismatch", transient: false, message: `${hostname} resolves to ${foreign.slice(0, 4).join(", ")}, which is not Capstan; create ${how} instead.` };
+  return {
+    ok: false,
+    code: "routing_record_mismatch",
+    transient: false,
+    message: `${hostname} resolves to ${foreign.slice(0, 4).join(", ")}, which is not Capstan; create ${how} instead.`,
+  };
 }

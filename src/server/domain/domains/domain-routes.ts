@@ -3,7 +3,8 @@ import { db } from "@/server/platform/db/client";
 
 /**
  * Which surface a custom hostname serves: the newest active surface of the
- * domain's product in the domain's environment, for a verified domain only.
+ * domain's product in the domain's environment, for a verified domain only
+ * (a claimed but unverified one is `unverified`, an unknown one null).
  * Cached per process for HOST_CACHE_TTL_MS, positive and negative alike (a
  * request must not cost a database round trip, and unknown Host headers must
  * not cost one each either); a change forgets its hostname at once here and
@@ -16,6 +17,8 @@ const MAX_ENTRIES = 10_000;
 export type THostRoute =
   | { kind: "surface"; surfaceId: string; domainId: string }
   | { kind: "no_surface"; domainId: string; productId: string; environmentType: string }
+  /** Claimed by a workspace but not verified (pending or failed): it routes nowhere yet. */
+  | { kind: "unverified"; status: string }
   | null;
 
 const g = globalThis as unknown as { __capstanDomainHosts?: Map<string, { at: number; value: THostRoute }> };
@@ -24,7 +27,11 @@ const cache = (g.__capstanDomainHosts ??= new Map<string, { at: number; value: T
 /** Lower case, without a port or a trailing dot; null when it cannot be a custom hostname. */
 export function hostOf(hostHeader: string | null | undefined): string | null {
   if (!hostHeader) return null;
-  const h = hostHeader.trim().toLowerCase().replace(/:\d{1,5}$/, "").replace(/\.$/, "");
+  const h = hostHeader
+    .trim()
+    .toLowerCase()
+    .replace(/:\d{1,5}$/, "")
+    .replace(/\.$/, "");
   if (h.length > 253 || !/^[a-z0-9.-]+\.[a-z0-9-]+$/.test(h) || /^[0-9.]+$/.test(h)) return null;
   return h;
 }
@@ -39,14 +46,27 @@ export async function resolveHostRoute(host: string): Promise<THostRoute> {
   const hit = cachedHostRoute(host);
   if (hit !== undefined) return hit;
   let value: THostRoute = null;
-  // platform-scoped: a custom domain's hostname is globally unique and names no workspace before it is found.
-  const d = await db().domain.findUnique({ where: { hostname: host }, select: { id: true, status: true, productId: true, environmentType: true } });
-  if (d && d.status === "verified") {
+  // platform-scoped: a hostname names no workspace before it is found; at most one claim of it is verified (unique index).
+  const claims = await db().domain.findMany({
+    where: { hostname: host, status: { not: "released" } },
+    select: { id: true, status: true, productId: true, environmentType: true },
+  });
+  const d = claims.find((c) => c.status === "verified");
+  if (!d && claims.length)
+    value = {
+      kind: "unverified",
+      status: claims.some((c) => c.status === "failed") ? "failed" : "pending_verification",
+    };
+  if (d) {
+    // platform-scoped: the verified domain's product decides the surface (its row names the workspace).
     const s = await db().surface.findFirst({
       where: { productId: d.productId, environmentType: d.environmentType, status: "active" },
-      orderBy: [{ activatedAt: "desc" }, { id: "desc" }], select: { id: true },
+      orderBy: [{ activatedAt: "desc" }, { id: "desc" }],
+      select: { id: true },
     });
-    value = s ? { kind: "surface", surfaceId: s.id, domainId: d.id } : { kind: "no_surface", domainId: d.id, productId: d.productId, environmentType: d.environmentType };
+    value = s
+      ? { kind: "surface", surfaceId: s.id, domainId: d.id }
+      : { kind: "no_surface", domainId: d.id, productId: d.productId, environmentType: d.environmentType };
   }
   if (cache.size >= MAX_ENTRIES) cache.clear();
   cache.set(host, { at: Date.now(), value });
@@ -65,7 +85,6 @@ onChange("domain-host", (host) => (host === null ? cache.clear() : cache.delete(
  * wildcard certificate for the surface domain, not issued on demand.
  */
 export async function isVerifiedHostname(host: string): Promise<boolean> {
-  // platform-scoped: the TLS terminator asks by hostname (globally unique).
-  const d = await db().domain.findUnique({ where: { hostname: host }, select: { status: true } });
-  return d?.status === "verified";
+  // platform-scoped: the TLS terminator asks by hostname (at most one verified claim).
+  return (await db().domain.count({ where: { hostname: host, status: "verified" } })) > 0;
 }

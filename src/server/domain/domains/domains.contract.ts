@@ -3,13 +3,18 @@ import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { zListQuery, zPage } from "@/server/platform/pagination";
 
 /** Spec 4.2 domains; the Domain fields are ours (docs/decisions.md "Custom domains"). */
-export const DOMAIN_STATES = ["pending_verification", "verified", "failed"] as const;
+/** `released`: another workspace proved the hostname first (its TXT check passed); this claim routes nothing, only delete remains. */
+export const DOMAIN_STATES = ["pending_verification", "verified", "failed", "released"] as const;
 export type TDomainState = (typeof DOMAIN_STATES)[number];
 export const DOMAIN_ENVIRONMENTS = ["staging", "production"] as const;
 
 export const DOMAIN_FAILURE_CODES = [
-  "verification_record_missing", "verification_record_mismatch",
-  "routing_record_missing", "routing_record_mismatch", "dns_unavailable",
+  "verification_record_missing",
+  "verification_record_mismatch",
+  "routing_record_missing",
+  "routing_record_mismatch",
+  "dns_unavailable",
+  "claimed_elsewhere",
 ] as const;
 
 export const ZDomainRequest = z

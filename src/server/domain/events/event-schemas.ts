@@ -17,12 +17,9 @@ import { EVENT_TYPES, eventSchemaUrl, type TEventType } from "@/server/platform/
 const MAX_SAFE = 9007199254740991;
 const ID_BODY = "[0-7][0-9a-hjkmnp-tv-z]{25}";
 
-const id = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}_${ID_BODY}$`), `must be a ${prefix}_ id`);
+const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_${ID_BODY}$`), `must be a ${prefix}_ id`);
 /** ws_ ids plus the special `ws_platform` (spec 2.1); a regex, so it survives into JSON Schema. */
-const workspaceId = z
-  .string()
-  .regex(new RegExp(`^ws_(?:platform|${ID_BODY})$`), "must be a ws_ id or ws_platform");
+const workspaceId = z.string().regex(new RegExp(`^ws_(?:platform|${ID_BODY})$`), "must be a ws_ id or ws_platform");
 
 /** Spec 2.1 timestamp: UTC with `Z`, optional fraction, real calendar date (leap days included). */
 const timestamp = z.iso.datetime({ message: "must be an ISO 8601 UTC timestamp ending in Z with a valid date" });
@@ -76,7 +73,11 @@ const zPlatformProvider = z.strictObject({
 });
 
 const entry = <I extends string, A extends z.ZodType, S extends z.ZodType, O extends string, P extends z.ZodType>(
-  capId: I, actions: A, scope: S, owner: O, provider: P,
+  capId: I,
+  actions: A,
+  scope: S,
+  owner: O,
+  provider: P,
 ) =>
   z.strictObject({
     id: z.literal(capId),
@@ -178,7 +179,7 @@ export const ZCapabilityRequest = z.discriminatedUnion("id", [
 export type TCapabilityRequest = z.infer<typeof ZCapabilityRequest>;
 
 /** capability.invocation_requested 1.4.0 (spec 6.2). */
-export const ZInvocationRequestedData = z.strictObject({
+export const ZCapabilityCallRequestedData = z.strictObject({
   capability_invocation_id: id("cap"),
   execution_id: id("exe").nullable(),
   bridge_invocation_id: id("inv").nullable(),
@@ -192,17 +193,24 @@ export const ZInvocationRequestedData = z.strictObject({
   fix_run_id: id("fix").nullable().optional(),
   environment_type: z.enum(["preview", "staging", "production"]).optional(),
 });
-export type TInvocationRequestedData = z.infer<typeof ZInvocationRequestedData>;
+export type TCapabilityCallRequestedData = z.infer<typeof ZCapabilityCallRequestedData>;
 
 // ---------------------------------------------------------------- 6.3
 
 export const CAPABILITY_RESULT_REASONS = [
-  "outside_contract", "permission_denied", "policy_blocked", "binding_missing", "binding_revoked",
-  "usage_denied", "provider_unavailable", "provider_rejected", "output_blocked",
+  "outside_contract",
+  "permission_denied",
+  "policy_blocked",
+  "binding_missing",
+  "binding_revoked",
+  "usage_denied",
+  "provider_unavailable",
+  "provider_rejected",
+  "output_blocked",
 ] as const;
 
 /** capability.invocation_resulted 1.1.0 (spec 6.3); also the shape of RunnerCapabilityResult. */
-export const ZInvocationResultedData = z.strictObject({
+export const ZCapabilityCallResultedData = z.strictObject({
   capability_invocation_id: id("cap"),
   workspace_id: workspaceId,
   product_id: id("prod"),
@@ -215,7 +223,7 @@ export const ZInvocationResultedData = z.strictObject({
   finished_at: timestamp,
   binding_id: id("bind").nullable().optional(),
 });
-export type TInvocationResultedData = z.infer<typeof ZInvocationResultedData>;
+export type TCapabilityCallResultedData = z.infer<typeof ZCapabilityCallResultedData>;
 
 // ---------------------------------------------------------------- registry
 
@@ -225,15 +233,25 @@ export type TInvocationResultedData = z.infer<typeof ZInvocationResultedData>;
  */
 export const EVENT_DATA_SCHEMAS: Partial<Record<TEventType, { zod: z.ZodType; title: string }>> = {
   "capability.contract_ready": { zod: ZContractReadyData, title: "Capability contract ready (data)" },
-  "capability.invocation_requested": { zod: ZInvocationRequestedData, title: "Capability invocation requested (data)" },
-  "capability.invocation_resulted": { zod: ZInvocationResultedData, title: "Capability invocation resulted (data)" },
+  "capability.invocation_requested": {
+    zod: ZCapabilityCallRequestedData,
+    title: "Capability invocation requested (data)",
+  },
+  "capability.invocation_resulted": {
+    zod: ZCapabilityCallResultedData,
+    title: "Capability invocation resulted (data)",
+  },
 };
 
 export function hasEventSchema(type: string): type is TEventType {
   return Object.hasOwn(EVENT_DATA_SCHEMAS, type);
 }
 
-export type TJsonSchema = { $schema: "https://json-schema.org/draft/2020-12/schema"; $id: string; [k: string]: unknown };
+export type TJsonSchema = {
+  $schema: "https://json-schema.org/draft/2020-12/schema";
+  $id: string;
+  [k: string]: unknown;
+};
 
 const cache = new Map<string, TJsonSchema>();
 
@@ -248,10 +266,11 @@ export function eventDataJsonSchema(type: string): TJsonSchema | null {
   const hit = cache.get($id);
   if (hit) return hit;
   const def = EVENT_DATA_SCHEMAS[type]!;
-  const generated = z.toJSONSchema(def.zod, { target: "draft-2020-12", io: "output", unrepresentable: "throw" }) as Record<
-    string,
-    unknown
-  >;
+  const generated = z.toJSONSchema(def.zod, {
+    target: "draft-2020-12",
+    io: "output",
+    unrepresentable: "throw",
+  }) as Record<string, unknown>;
   delete generated.$schema;
   const schema: TJsonSchema = {
     $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -272,7 +291,9 @@ export function eventDataJsonSchema(type: string): TJsonSchema | null {
 export function getPublishedEventSchema(type: string, version?: string): TJsonSchema {
   const schema = eventDataJsonSchema(type);
   if (!schema) {
-    throw new AppError("not_found", `No schema is published for event type ${type}`, { reason: "event_schema_not_found" });
+    throw new AppError("not_found", `No schema is published for event type ${type}`, {
+      reason: "event_schema_not_found",
+    });
   }
   const current = EVENT_TYPES[type as TEventType];
   if (version !== undefined && version !== current) {

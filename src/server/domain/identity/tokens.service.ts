@@ -1,21 +1,31 @@
 import type { ApiToken } from "@/generated/prisma/client";
+import { forgetApiToken } from "./authenticate";
 import { db } from "@/server/platform/db/client";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
-import { signToken } from "@/server/platform/jwt";
+import { signToken } from "@/server/domain/signing-keys/jwt.service";
 import { iso, isoOrNull } from "@/server/platform/time";
 
 /** Personal API tokens: JWTs with audience `control`; the row (jti) makes them revocable. */
 export const MAX_TOKEN_TTL_SECONDS = 365 * 24 * 3600;
 
 export type TApiTokenView = {
-  id: string; name: string; expires_at: string; revoked_at: string | null; last_used_at: string | null; created_at: string;
+  id: string;
+  name: string;
+  expires_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
 };
 
 function toView(t: ApiToken): TApiTokenView {
   return {
-    id: t.id, name: t.name, expires_at: iso(t.expiresAt), revoked_at: isoOrNull(t.revokedAt),
-    last_used_at: isoOrNull(t.lastUsedAt), created_at: iso(t.createdAt),
+    id: t.id,
+    name: t.name,
+    expires_at: iso(t.expiresAt),
+    revoked_at: isoOrNull(t.revokedAt),
+    last_used_at: isoOrNull(t.lastUsedAt),
+    created_at: iso(t.createdAt),
   };
 }
 
@@ -39,7 +49,11 @@ export async function createApiToken(
 
 export async function listApiTokens(userId: string): Promise<TApiTokenView[]> {
   // platform-scoped: API tokens and users belong to no workspace (PLATFORM_GLOBAL).
-  const rows = await db().apiToken.findMany({ where: { userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 200 });
+  const rows = await db().apiToken.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 200,
+  });
   return rows.map(toView);
 }
 
@@ -47,7 +61,11 @@ export async function revokeApiToken(userId: string, tokenId: string): Promise<T
   // platform-scoped: API tokens and users belong to no workspace (PLATFORM_GLOBAL).
   const row = await db().apiToken.findUnique({ where: { id: tokenId } });
   if (!row || row.userId !== userId) throw notFound(`API token ${tokenId}`);
-  const updated = row.revokedAt ? row : await db().apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
+  const updated = row.revokedAt
+    ? row
+    : // platform-scoped: the same token row (PLATFORM_GLOBAL).
+      await db().apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
+  forgetApiToken(tokenId); // the authentication caches of every process (authenticate.ts)
   return toView(updated);
 }
 

@@ -21,8 +21,13 @@ export async function hashPassword(password: string): Promise<string> {
 export async function verifyPassword(email: string, password: string): Promise<TUserView | null> {
   // The one read of the hash: it is omitted from every other query (db/client.ts OMIT_SECRETS).
   // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
-  const user = await db().user.findUnique({ where: { email: email.trim().toLowerCase() }, omit: { passwordHash: false } });
-  const stored = user?.passwordHash ?? "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$2wzWZm8Ca2rSd0Yk1hB0dYSIvFzlS4eLDUaVyD3Yd6Q";
+  const user = await db().user.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    omit: { passwordHash: false },
+  });
+  const stored =
+    user?.passwordHash ??
+    "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$2wzWZm8Ca2rSd0Yk1hB0dYSIvFzlS4eLDUaVyD3Yd6Q";
   const ok = await verify(stored, password).catch(() => false);
   if (!user || !ok) return null;
   return { id: user.id, email: user.email, name: user.name, created_at: iso(user.createdAt) };
@@ -67,14 +72,20 @@ export async function bootstrapPlatform(correlationId: string): Promise<{ create
         (await tx.user.create({ data: { id: newId("usr"), email, name: "Platform owner", passwordHash } }));
       await tx.workspace.create({
         data: {
-          id: PLATFORM_WORKSPACE_ID, name: "Platform", createdById: user.id,
+          id: PLATFORM_WORKSPACE_ID,
+          name: "Platform",
+          createdById: user.id,
           plan: { create: { plan: "enterprise" } },
           memberships: { create: { id: newId("mem"), userId: user.id, role: "owner" } },
         },
       });
       await writeAudit(tx, {
-        workspaceId: PLATFORM_WORKSPACE_ID, actor: { kind: "system", id: null }, action: "platform.bootstrapped",
-        target: { kind: "user", id: user.id }, correlationId, details: { email, password_generated: generated },
+        workspaceId: PLATFORM_WORKSPACE_ID,
+        actor: { kind: "system", id: null },
+        action: "platform.bootstrapped",
+        target: { kind: "user", id: user.id },
+        correlationId,
+        details: { email, password_generated: generated },
       });
     });
   } catch (err) {

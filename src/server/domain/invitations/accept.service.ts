@@ -6,7 +6,7 @@ import { AppError } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { emitEvent } from "@/server/platform/outbox";
 import { iso } from "@/server/platform/time";
-import type { TRole } from "@/server/domain/identity/access.service";
+import type { TRole } from "@/server/domain/identity/workspace-access.service";
 import { hashPassword } from "@/server/domain/identity/users.service";
 import type { TInvitationAccepted } from "./invitations.contract";
 import { effectiveStatus, invitationStates, type TInvitationStatus } from "./invitations.states";
@@ -42,7 +42,16 @@ async function byToken(token: string): Promise<Invitation | null> {
 export async function previewInvitation(token: string): Promise<TInvitationPreview> {
   const inv = await byToken(token);
   if (!inv) {
-    return { state: "unknown", email: null, role: null, workspace_id: null, workspace_name: null, inviter_name: null, expires_at: null, account_exists: false };
+    return {
+      state: "unknown",
+      email: null,
+      role: null,
+      workspace_id: null,
+      workspace_name: null,
+      inviter_name: null,
+      expires_at: null,
+      account_exists: false,
+    };
   }
   const [ws, inviter, account] = await Promise.all([
     scopedDb(inv.workspaceId).workspace.findUnique({ where: { id: inv.workspaceId }, select: { name: true } }),
@@ -51,28 +60,57 @@ export async function previewInvitation(token: string): Promise<TInvitationPrevi
     db().user.findUnique({ where: { email: inv.email }, select: { id: true } }),
   ]);
   return {
-    state: effectiveStatus(inv), email: inv.email, role: inv.role as TRole, workspace_id: inv.workspaceId, workspace_name: ws?.name ?? null,
-    inviter_name: inviter?.name ?? null, expires_at: iso(inv.expiresAt), account_exists: Boolean(account),
+    state: effectiveStatus(inv),
+    email: inv.email,
+    role: inv.role as TRole,
+    workspace_id: inv.workspaceId,
+    workspace_name: ws?.name ?? null,
+    inviter_name: inviter?.name ?? null,
+    expires_at: iso(inv.expiresAt),
+    account_exists: Boolean(account),
   };
 }
 
 /** The precise refusal for a link that cannot be used. */
 function unusable(inv: Invitation | null): AppError {
-  if (!inv) return new AppError("not_found", "This invitation link is not valid; ask for a new invitation", { reason: "invitation_not_found" });
+  if (!inv)
+    return new AppError("not_found", "This invitation link is not valid; ask for a new invitation", {
+      reason: "invitation_not_found",
+    });
   switch (effectiveStatus(inv)) {
-    case "accepted": return new AppError("conflict", "This invitation has already been used", { reason: "invitation_used" });
-    case "revoked": return new AppError("conflict", "This invitation was revoked by a workspace admin", { reason: "invitation_revoked" });
-    case "expired": return new AppError("conflict", "This invitation has expired; ask a workspace admin to resend it", { reason: "invitation_expired" });
-    default: return new AppError("conflict", "The invitation changed meanwhile; open the link again", { reason: "write_conflict" });
+    case "accepted":
+      return new AppError("conflict", "This invitation has already been used", { reason: "invitation_used" });
+    case "revoked":
+      return new AppError("conflict", "This invitation was revoked by a workspace admin", {
+        reason: "invitation_revoked",
+      });
+    case "expired":
+      return new AppError("conflict", "This invitation has expired; ask a workspace admin to resend it", {
+        reason: "invitation_expired",
+      });
+    default:
+      return new AppError("conflict", "The invitation changed meanwhile; open the link again", {
+        reason: "write_conflict",
+      });
   }
 }
 
 /** Consumes the invitation and adds the membership, in the caller's transaction (scoped to the invitation's workspace). */
-async function consume(tx: Prisma.TransactionClient, inv: Invitation, user: { id: string }, correlationId: string): Promise<TInvitationAccepted> {
+async function consume(
+  tx: Prisma.TransactionClient,
+  inv: Invitation,
+  user: { id: string },
+  correlationId: string,
+): Promise<TInvitationAccepted> {
   const now = new Date();
   const used = await tx.invitation.updateMany({
     where: { id: inv.id, tokenHash: inv.tokenHash, status: "pending", expiresAt: { gt: now } },
-    data: { status: invitationStates.next("pending", "accept"), acceptedAt: now, acceptedById: user.id, updatedAt: now },
+    data: {
+      status: invitationStates.next("pending", "accept"),
+      acceptedAt: now,
+      acceptedById: user.id,
+      updatedAt: now,
+    },
   });
   if (used.count !== 1) throw unusable(await tx.invitation.findUnique({ where: { id: inv.id } }));
   const ws = inv.workspaceId;
@@ -83,26 +121,41 @@ async function consume(tx: Prisma.TransactionClient, inv: Invitation, user: { id
   if (existing) return { workspace_id: ws, workspace_name: name, role: existing.role as TRole, already_member: true };
   await tx.membership.create({ data: { id: newId("mem"), workspaceId: ws, userId: user.id, role: inv.role } });
   await writeAudit(tx, {
-    workspaceId: ws, actor: { kind: "user", id: user.id }, action: "member.upserted", target: { kind: "user", id: user.id }, correlationId,
+    workspaceId: ws,
+    actor: { kind: "user", id: user.id },
+    action: "member.upserted",
+    target: { kind: "user", id: user.id },
+    correlationId,
     details: { role: inv.role, via: "invitation", invitation_id: inv.id, invited_by: inv.invitedById },
   });
   await emitEvent(tx, {
-    workspaceId: ws, type: "member.upserted", correlationId, subject: user.id,
+    workspaceId: ws,
+    type: "member.upserted",
+    correlationId,
+    subject: user.id,
     data: { workspace_id: ws, user_id: user.id, role: inv.role },
   });
   return { workspace_id: ws, workspace_name: name, role: inv.role as TRole, already_member: false };
 }
 
 /** A signed-in user accepts: their account's email must be the invited address (403 otherwise). */
-export async function acceptInvitation(userId: string, token: string, correlationId: string): Promise<TInvitationAccepted> {
+export async function acceptInvitation(
+  userId: string,
+  token: string,
+  correlationId: string,
+): Promise<TInvitationAccepted> {
   const inv = await byToken(token);
   if (!inv || effectiveStatus(inv) !== "pending") throw unusable(inv);
   // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
   const user = await db().user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
   if (!user || user.email !== inv.email) {
-    throw new AppError("forbidden", `This invitation is for ${inv.email}; you are signed in as ${user?.email ?? "another user"}. Sign in with the invited address to accept it`, {
-      reason: "invitation_email_mismatch",
-    });
+    throw new AppError(
+      "forbidden",
+      `This invitation is for ${inv.email}; you are signed in as ${user?.email ?? "another user"}. Sign in with the invited address to accept it`,
+      {
+        reason: "invitation_email_mismatch",
+      },
+    );
   }
   return scopedDb(inv.workspaceId).$transaction((tx) => consume(tx, inv, user, correlationId));
 }
@@ -113,10 +166,16 @@ export async function acceptInvitation(userId: string, token: string, correlatio
  * password, in the transaction that consumes the token. 409 when an account
  * with that address exists already (sign in and accept instead).
  */
-export async function signUpAndAccept(input: { token: string; name: string; password: string }, correlationId: string): Promise<TInvitationAccepted & { email: string }> {
+export async function signUpAndAccept(
+  input: { token: string; name: string; password: string },
+  correlationId: string,
+): Promise<TInvitationAccepted & { email: string }> {
   const inv = await byToken(input.token);
   if (!inv || effectiveStatus(inv) !== "pending") throw unusable(inv);
-  const taken = () => new AppError("conflict", `An account for ${inv.email} already exists; sign in to accept the invitation`, { reason: "email_taken" });
+  const taken = () =>
+    new AppError("conflict", `An account for ${inv.email} already exists; sign in to accept the invitation`, {
+      reason: "email_taken",
+    });
   // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL).
   if (await db().user.findUnique({ where: { email: inv.email }, select: { id: true } })) throw taken();
   const passwordHash = await hashPassword(input.password);

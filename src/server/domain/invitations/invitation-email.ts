@@ -11,7 +11,12 @@ export function invitationLink(token: string): string {
 
 /** The invitation email: plain text and a small HTML part with the same content. */
 export function invitationEmail(i: {
-  to: string; token: string; workspaceName: string; role: string; inviter: string; expiresAt: Date;
+  to: string;
+  token: string;
+  workspaceName: string;
+  role: string;
+  inviter: string;
+  expiresAt: Date;
 }): TMail {
   const link = invitationLink(i.token);
   const expires = `${i.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { zListQuery, zPage } from "@/server/platform/pagination";
-import { ROLES } from "@/server/domain/identity/access.service";
+import { ROLES } from "@/server/domain/identity/workspace-access.service";
 import { INVITATION_STATUSES } from "./invitations.states";
 
 /** Wire shapes of invitations (not in the spec; docs/decisions.md "Invitations"). */
@@ -16,7 +16,9 @@ export const ZInvitation = z
     expires_at: z.string(),
     last_sent_at: z.string().nullable(),
     send_count: z.number().int(),
-    email_status: z.enum(["pending", "sent", "failed"]).describe("Whether the mail server accepted the last invitation email"),
+    email_status: z
+      .enum(["pending", "sent", "failed"])
+      .describe("Whether the mail server accepted the last invitation email"),
     email_error: z.string().nullable().describe("Why the last email was not accepted, in words"),
     accepted_at: z.string().nullable(),
     accepted_by_id: zId("usr").nullable(),
@@ -33,7 +35,10 @@ export const ZInvitationCreate = z.strictObject({
   role: z.enum(ROLES),
 });
 export const ZInvitationListQuery = zListQuery.extend({
-  status: z.enum(INVITATION_STATUSES).default("pending").describe("Which invitations to list (default: pending ones that have not expired)"),
+  status: z
+    .enum(INVITATION_STATUSES)
+    .default("pending")
+    .describe("Which invitations to list (default: pending ones that have not expired)"),
 });
 
 /** The link's token: 43 base64url characters (32 random bytes). */

@@ -9,7 +9,7 @@ import { newId } from "@/server/platform/ids";
 import { requireMailer, sendMail } from "@/server/platform/mailer";
 import { keysetArgs, toPage, type TPage } from "@/server/platform/pagination";
 import { iso, isoOrNull } from "@/server/platform/time";
-import type { TRole } from "@/server/domain/identity/access.service";
+import type { TRole } from "@/server/domain/identity/workspace-access.service";
 import type { TInvitation } from "./invitations.contract";
 import { invitationEmail } from "./invitation-email";
 import { effectiveStatus, invitationStates, type TInvitationStatus } from "./invitations.states";
@@ -38,19 +38,37 @@ const ttlMs = () => env().CAPSTAN_INVITATION_TTL_HOURS * 3_600_000;
 
 async function inviters(ids: string[]): Promise<Map<string, { name: string; email: string }>> {
   // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL); read by id.
-  const users = ids.length ? await db().user.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true, email: true } }) : [];
+  const users = ids.length
+    ? await db().user.findMany({
+        where: { id: { in: [...new Set(ids)] } },
+        select: { id: true, name: true, email: true },
+      })
+    : [];
   return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
 }
 
-function toInvitation(r: Omit<Invitation, "tokenHash">, people: Map<string, { name: string; email: string }>): TInvitation {
+function toInvitation(
+  r: Omit<Invitation, "tokenHash">,
+  people: Map<string, { name: string; email: string }>,
+): TInvitation {
   const by = people.get(r.invitedById);
   return {
-    id: r.id, workspace_id: r.workspaceId, email: r.email, role: r.role as TRole, status: effectiveStatus(r),
+    id: r.id,
+    workspace_id: r.workspaceId,
+    email: r.email,
+    role: r.role as TRole,
+    status: effectiveStatus(r),
     invited_by: { id: r.invitedById, name: by?.name ?? null, email: by?.email ?? null },
-    expires_at: iso(r.expiresAt), last_sent_at: isoOrNull(r.lastSentAt), send_count: r.sendCount,
-    email_status: r.emailStatus as TInvitation["email_status"], email_error: r.emailError,
-    accepted_at: isoOrNull(r.acceptedAt), accepted_by_id: r.acceptedById, revoked_at: isoOrNull(r.revokedAt),
-    created_at: iso(r.createdAt), updated_at: iso(r.updatedAt),
+    expires_at: iso(r.expiresAt),
+    last_sent_at: isoOrNull(r.lastSentAt),
+    send_count: r.sendCount,
+    email_status: r.emailStatus as TInvitation["email_status"],
+    email_error: r.emailError,
+    accepted_at: isoOrNull(r.acceptedAt),
+    accepted_by_id: r.acceptedById,
+    revoked_at: isoOrNull(r.revokedAt),
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
   };
 }
 
@@ -65,9 +83,16 @@ async function deliver(workspaceId: string, row: Invitation, token: string): Pro
     inviters([row.invitedById]),
   ]);
   const by = people.get(row.invitedById);
-  const error = await sendMail(invitationEmail({
-    to: row.email, token, workspaceName: ws.name, role: row.role, inviter: by ? `${by.name} (${by.email})` : "A workspace admin", expiresAt: row.expiresAt,
-  }));
+  const error = await sendMail(
+    invitationEmail({
+      to: row.email,
+      token,
+      workspaceName: ws.name,
+      role: row.role,
+      inviter: by ? `${by.name} (${by.email})` : "A workspace admin",
+      expiresAt: row.expiresAt,
+    }),
+  );
   // Only the token this send carried: a resend racing in between keeps its own outcome.
   await scopedDb(workspaceId).invitation.updateMany({
     where: { id: row.id, tokenHash: row.tokenHash },
@@ -83,7 +108,11 @@ function ownerGuard(caller: TCaller, role: TRole): void {
 }
 
 /** Invites `email` with `role`. 409 when the address is already a member or has a pending invitation. */
-export async function createInvitation(caller: TCaller, workspaceId: string, input: { email: string; role: TRole }): Promise<TInvitation> {
+export async function createInvitation(
+  caller: TCaller,
+  workspaceId: string,
+  input: { email: string; role: TRole },
+): Promise<TInvitation> {
   requireMailer();
   ownerGuard(caller, input.role);
   const email = input.email.trim().toLowerCase();
@@ -92,32 +121,60 @@ export async function createInvitation(caller: TCaller, workspaceId: string, inp
   let row: Invitation;
   try {
     row = await scopedDb(workspaceId).$transaction(async (tx) => {
-      const member = await tx.membership.findFirst({ where: { user: { is: { email } } }, select: { userId: true, role: true } });
+      const member = await tx.membership.findFirst({
+        where: { user: { is: { email } } },
+        select: { userId: true, role: true },
+      });
       if (member) {
-        throw new AppError("conflict", `${email} is already a member of this workspace (${member.role}); change their role in the member list instead`, {
-          reason: "already_member", errors: [{ path: "/email", message: "already a member", code: "already_member" }],
-        });
+        throw new AppError(
+          "conflict",
+          `${email} is already a member of this workspace (${member.role}); change their role in the member list instead`,
+          {
+            reason: "already_member",
+            errors: [{ path: "/email", message: "already a member", code: "already_member" }],
+          },
+        );
       }
       const pending = await tx.invitation.findFirst({ where: { email, status: "pending" } });
       if (pending && effectiveStatus(pending, now) === "pending") {
-        throw new AppError("conflict", `${email} already has a pending invitation (${pending.id}); resend or revoke it instead`, {
-          reason: "invitation_pending", errors: [{ path: "/email", message: "already invited", code: "invitation_pending" }],
-          extensions: { conflicting_id: pending.id },
-        });
+        throw new AppError(
+          "conflict",
+          `${email} already has a pending invitation (${pending.id}); resend or revoke it instead`,
+          {
+            reason: "invitation_pending",
+            errors: [{ path: "/email", message: "already invited", code: "invitation_pending" }],
+            extensions: { conflicting_id: pending.id },
+          },
+        );
       }
       if (pending) {
-        await tx.invitation.update({ where: { id: pending.id }, data: { status: invitationStates.next("pending", "expire"), updatedAt: now } });
+        await tx.invitation.update({
+          where: { id: pending.id },
+          data: { status: invitationStates.next("pending", "expire"), updatedAt: now },
+        });
       }
       const created = await tx.invitation.create({
         data: {
-          id: newId("invt"), workspaceId, email, role: input.role, status: invitationStates.next(null, "invite"), tokenHash: tokenHash(token),
-          invitedById: caller.userId, expiresAt: new Date(now.getTime() + ttlMs()), lastSentAt: now, sendCount: 1,
+          id: newId("invt"),
+          workspaceId,
+          email,
+          role: input.role,
+          status: invitationStates.next(null, "invite"),
+          tokenHash: tokenHash(token),
+          invitedById: caller.userId,
+          expiresAt: new Date(now.getTime() + ttlMs()),
+          lastSentAt: now,
+          sendCount: 1,
         },
         omit: WITH_TOKEN_HASH,
       });
       await writeAudit(tx, {
-        workspaceId, actor: { kind: "user", id: caller.userId }, action: "member.invited", target: { kind: "invitation", id: created.id },
-        correlationId: caller.correlationId, details: { email, role: input.role, expires_at: iso(created.expiresAt) },
+        workspaceId,
+        actor: { kind: "user", id: caller.userId },
+        action: "member.invited",
+        target: { kind: "invitation", id: created.id },
+        correlationId: caller.correlationId,
+        details: { email, role: input.role, expires_at: iso(created.expiresAt) },
       });
       return created;
     });
@@ -131,13 +188,18 @@ export async function createInvitation(caller: TCaller, workspaceId: string, inp
   return view(await deliver(workspaceId, row, token));
 }
 
-export async function listInvitations(workspaceId: string, q: { status: TInvitationStatus; limit: number; cursor?: string; order: "asc" | "desc" }): Promise<TPage<TInvitation>> {
+export async function listInvitations(
+  workspaceId: string,
+  q: { status: TInvitationStatus; limit: number; cursor?: string; order: "asc" | "desc" },
+): Promise<TPage<TInvitation>> {
   const args = keysetArgs(q);
   const now = new Date();
   const byStatus =
-    q.status === "pending" ? { status: "pending", expiresAt: { gt: now } }
-    : q.status === "expired" ? { OR: [{ status: "expired" }, { status: "pending", expiresAt: { lte: now } }] }
-    : { status: q.status };
+    q.status === "pending"
+      ? { status: "pending", expiresAt: { gt: now } }
+      : q.status === "expired"
+        ? { OR: [{ status: "expired" }, { status: "pending", expiresAt: { lte: now } }] }
+        : { status: q.status };
   const rows = await scopedDb(workspaceId).invitation.findMany({ ...args, where: { AND: [args.where, byStatus] } });
   const people = await inviters(rows.map((r) => r.invitedById));
   return toPage(rows, q, (r) => toInvitation(r, people));
@@ -172,21 +234,33 @@ export async function resendInvitation(caller: TCaller, workspaceId: string, id:
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
       throw new AppError("rate_limited", `This invitation was sent moments ago; it can be sent again in ${seconds} s`, {
-        reason: "resend_too_soon", headers: { "Retry-After": String(seconds) },
+        reason: "resend_too_soon",
+        headers: { "Retry-After": String(seconds) },
       });
     }
     // Conditional on the row we read: a concurrent resend or accept makes this a 409.
     const changed = await tx.invitation.updateMany({
       where: { id, status: "pending", tokenHash: cur.tokenHash },
       data: {
-        status: invitationStates.next("pending", "resend"), tokenHash: tokenHash(token), expiresAt: new Date(now.getTime() + ttlMs()),
-        lastSentAt: now, sendCount: { increment: 1 }, emailStatus: "pending", emailError: null, updatedAt: now,
+        status: invitationStates.next("pending", "resend"),
+        tokenHash: tokenHash(token),
+        expiresAt: new Date(now.getTime() + ttlMs()),
+        lastSentAt: now,
+        sendCount: { increment: 1 },
+        emailStatus: "pending",
+        emailError: null,
+        updatedAt: now,
       },
     });
-    if (changed.count !== 1) throw new AppError("conflict", "The invitation changed meanwhile; reload it", { reason: "write_conflict" });
+    if (changed.count !== 1)
+      throw new AppError("conflict", "The invitation changed meanwhile; reload it", { reason: "write_conflict" });
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "member.invitation_resent", target: { kind: "invitation", id },
-      correlationId: caller.correlationId, details: { email: cur.email, send_count: cur.sendCount + 1 },
+      workspaceId,
+      actor: { kind: "user", id: caller.userId },
+      action: "member.invitation_resent",
+      target: { kind: "invitation", id },
+      correlationId: caller.correlationId,
+      details: { email: cur.email, send_count: cur.sendCount + 1 },
     });
     return tx.invitation.findUniqueOrThrow({ where: { id }, omit: WITH_TOKEN_HASH });
   });
@@ -201,11 +275,21 @@ export async function revokeInvitation(caller: TCaller, workspaceId: string, id:
     ownerGuard(caller, cur.role as TRole);
     const now = new Date();
     const status = invitationStates.next(cur.status as TInvitationStatus, "revoke");
-    const changed = await tx.invitation.updateMany({ where: { id, status: "pending" }, data: { status, revokedAt: now, updatedAt: now } });
-    if (changed.count !== 1) throw new AppError("conflict", "The invitation was accepted or revoked meanwhile", { reason: "illegal_transition" });
+    const changed = await tx.invitation.updateMany({
+      where: { id, status: "pending" },
+      data: { status, revokedAt: now, updatedAt: now },
+    });
+    if (changed.count !== 1)
+      throw new AppError("conflict", "The invitation was accepted or revoked meanwhile", {
+        reason: "illegal_transition",
+      });
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "member.invitation_revoked", target: { kind: "invitation", id },
-      correlationId: caller.correlationId, details: { email: cur.email, role: cur.role },
+      workspaceId,
+      actor: { kind: "user", id: caller.userId },
+      action: "member.invitation_revoked",
+      target: { kind: "invitation", id },
+      correlationId: caller.correlationId,
+      details: { email: cur.email, role: cur.role },
     });
     return tx.invitation.findUniqueOrThrow({ where: { id } });
   });

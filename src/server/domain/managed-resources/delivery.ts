@@ -1,11 +1,13 @@
 import type { Deployment } from "@/generated/prisma/client";
-import { blobStore } from "@/server/platform/blob-store";
 import { unseal } from "@/server/platform/crypto";
 import { db } from "@/server/platform/db/client";
+import { problemBody } from "@/server/platform/errors";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { likeLiteral } from "@/server/platform/like";
 import type { TResourceHandlers, TResourceSpec } from "@/server/runtime/resource-sockets";
+import { credentialAccepted } from "./credentials.service";
 import { managedPostgresTarget } from "./postgres-admin";
+import { deleteObject, getObject, MAX_OBJECT_BYTES, putObject } from "./bucket-objects";
 
 /**
  * How a deployment receives its managed resources (docs/decisions.md
@@ -20,7 +22,11 @@ type TDep = Pick<Deployment, "id" | "workspaceId" | "productId" | "environmentTy
 
 export async function deploymentResources(dep: TDep): Promise<TResourceSpec[]> {
   const rows = await scopedDb(dep.workspaceId).managedResource.findMany({
-    where: { productId: dep.productId, status: "available", OR: [{ environmentType: null }, { environmentType: dep.environmentType }] },
+    where: {
+      productId: dep.productId,
+      status: "available",
+      OR: [{ environmentType: null }, { environmentType: dep.environmentType }],
+    },
     orderBy: { attachedAt: "asc" },
     omit: { sealedSecret: false },
   });
@@ -31,7 +37,15 @@ export async function deploymentResources(dep: TDep): Promise<TResourceSpec[]> {
     if (r.kind === "postgres") {
       if (!target || !r.sealedSecret || !r.roleName || !r.dbName) continue;
       const { password } = JSON.parse(unseal(r.sealedSecret, r.id)) as { password: string };
-      specs.push({ kind: "postgres", resourceId: r.id, envVar, user: r.roleName, database: r.dbName, password, upstream: target });
+      specs.push({
+        kind: "postgres",
+        resourceId: r.id,
+        envVar,
+        user: r.roleName,
+        database: r.dbName,
+        password,
+        upstream: target,
+      });
     } else {
       specs.push({ kind: "object_bucket", resourceId: r.id, envVar });
     }
@@ -47,20 +61,39 @@ export async function deploymentResources(dep: TDep): Promise<TResourceSpec[]> {
   return specs;
 }
 
-/** Null when the deployment may use the resource now, else the reason in words. */
-async function gate(dep: TDep, resourceId: string): Promise<string | null> {
-  const r = await scopedDb(dep.workspaceId).managedResource.findUnique({ where: { id: resourceId }, select: { productId: true, environmentType: true, status: true, name: true } });
+/**
+ * Null when the deployment may use the resource now, else the reason in
+ * words. A PostgreSQL login also names its user: one of the resource's
+ * current credentials (the overlap of a rotation is exact here).
+ */
+async function gate(dep: TDep, resourceId: string, login?: { user: string }): Promise<string | null> {
+  const r = await scopedDb(dep.workspaceId).managedResource.findUnique({
+    where: { id: resourceId },
+    select: { productId: true, environmentType: true, status: true, name: true },
+  });
   if (!r || r.status !== "available") return `managed resource ${resourceId} is not available`;
   if (r.productId !== dep.productId || (r.environmentType !== null && r.environmentType !== dep.environmentType)) {
     return `managed resource ${r.name} is no longer attached to this deployment's product; redeploy after reattaching it`;
   }
+  if (login && !(await credentialAccepted(dep.workspaceId, resourceId, login.user))) {
+    return `role ${login.user} is not a current credential of managed resource ${r.name} (rotated out or revoked); redeploy to receive the current one`;
+  }
   return null;
 }
 
-const MAX_OBJECT_BYTES = 32 * 1024 * 1024;
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+/** The reason a bucket refuses new objects (over its size limit, as measured), or null. */
+export async function overLimit(workspaceId: string, resourceId: string): Promise<string | null> {
+  const r = await scopedDb(workspaceId).managedResource.findUnique({
+    where: { id: resourceId },
+    select: { failureCode: true, failureMessage: true },
+  });
+  return r?.failureCode === "size_limit_exceeded" ? (r.failureMessage ?? "the bucket is over its size limit") : null;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const problem = (status: number, detail: string) =>
-  new Response(JSON.stringify({ title: status === 404 ? "Not found" : "Request refused", status, detail }), { status, headers: { "content-type": "application/problem+json" } });
+  new Response(problemBody(status, detail), { status, headers: { "content-type": "application/problem+json" } });
 
 /**
  * The object API of a bucket, served on its per-deployment socket:
@@ -81,43 +114,58 @@ function bucketHandler(dep: TDep, resourceId: string) {
       return problem(400, "the key is not valid percent-encoding");
     }
     const objects = scopedDb(dep.workspaceId).storageObject;
-    const owner = { workspaceId: dep.workspaceId, productId: resourceId };
     if (key === "") {
       if (req.method !== "GET") return problem(405, "only GET lists the bucket");
       const prefix = url.searchParams.get("prefix") ?? "";
       const after = url.searchParams.get("after") ?? undefined;
       const rows = await objects.findMany({
-        where: { productId: resourceId, key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) } }, orderBy: { key: "asc" }, take: 1000,
+        where: { productId: resourceId, key: { startsWith: likeLiteral(prefix), ...(after ? { gt: after } : {}) } },
+        orderBy: { key: "asc" },
+        take: 1000,
       });
-      return json(200, { items: rows.map((r) => ({ key: r.key, size_bytes: Number(r.sizeBytes), content_type: r.contentType, updated_at: r.updatedAt.toISOString() })) });
+      return json(200, {
+        items: rows.map((r) => ({
+          key: r.key,
+          size_bytes: Number(r.sizeBytes),
+          content_type: r.contentType,
+          updated_at: r.updatedAt.toISOString(),
+        })),
+      });
     }
     if (key.length > 1024) return problem(400, "keys are at most 1024 characters");
-    const where = { workspaceId_productId_key: { ...owner, key } };
     switch (req.method) {
       case "PUT": {
+        const over = await overLimit(dep.workspaceId, resourceId);
+        if (over)
+          return new Response(problemBody(409, over, { reason: "size_limit_exceeded" }), {
+            status: 409,
+            headers: { "content-type": "application/problem+json" },
+          });
         const declared = Number(req.headers.get("content-length") ?? 0);
         if (declared > MAX_OBJECT_BYTES) return problem(413, `objects are at most ${MAX_OBJECT_BYTES} bytes`);
         const bytes = Buffer.from(await req.arrayBuffer());
         if (bytes.length > MAX_OBJECT_BYTES) return problem(413, `objects are at most ${MAX_OBJECT_BYTES} bytes`);
-        const blob = await blobStore().put(bytes);
-        const contentType = req.headers.get("content-type") ?? "application/octet-stream";
-        await objects.upsert({
-          where,
-          create: { ...owner, key, sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType },
-          update: { sha256: blob.sha256, sizeBytes: BigInt(bytes.length), contentType, updatedAt: new Date() },
-        });
-        return json(200, { key, size_bytes: bytes.length, sha256: blob.sha256 });
+        const stored = await putObject(
+          dep.workspaceId,
+          resourceId,
+          key,
+          bytes,
+          req.headers.get("content-type") ?? "application/octet-stream",
+        );
+        return json(200, { key, size_bytes: stored.sizeBytes, sha256: stored.sha256 });
       }
       case "GET": {
-        const row = await objects.findUnique({ where });
-        const bytes = row ? await blobStore().get(row.sha256) : null;
-        if (!row || !bytes) return problem(404, `no object ${key}`);
-        return new Response(new Uint8Array(bytes), { status: 200, headers: { "content-type": row.contentType, "content-length": String(bytes.length) } });
+        const o = await getObject(dep.workspaceId, resourceId, key);
+        if (!o) return problem(404, `no object ${key}`);
+        return new Response(new Uint8Array(o.bytes), {
+          status: 200,
+          headers: { "content-type": o.contentType, "content-length": String(o.bytes.length) },
+        });
       }
-      case "DELETE": {
-        const n = await objects.deleteMany({ where: { productId: resourceId, key } });
-        return n.count ? new Response(null, { status: 204 }) : problem(404, `no object ${key}`);
-      }
+      case "DELETE":
+        return (await deleteObject(dep.workspaceId, resourceId, key))
+          ? new Response(null, { status: 204 })
+          : problem(404, `no object ${key}`);
       default:
         return problem(405, "use GET, PUT or DELETE");
     }
@@ -125,5 +173,8 @@ function bucketHandler(dep: TDep, resourceId: string) {
 }
 
 export function resourceHandlers(dep: TDep): TResourceHandlers {
-  return { gate: (resourceId) => gate(dep, resourceId), bucket: (resourceId) => bucketHandler(dep, resourceId) };
+  return {
+    gate: (resourceId, login) => gate(dep, resourceId, login),
+    bucket: (resourceId) => bucketHandler(dep, resourceId),
+  };
 }

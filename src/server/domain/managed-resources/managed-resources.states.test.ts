@@ -19,7 +19,11 @@ describe("managed resource transitions", () => {
 
   it("refuses what would lose data or resurrect a deleted resource", () => {
     for (const [from, event] of [
-      ["available", "destroy"], ["deleted", "restore"], ["deleting", "restore"], ["provisioning", "restore"], ["deleted", "schedule_delete"],
+      ["available", "destroy"],
+      ["deleted", "restore"],
+      ["deleting", "restore"],
+      ["provisioning", "restore"],
+      ["deleted", "schedule_delete"],
     ] as const) {
       expect(() => MRES.next(from, event)).toThrow(AppError);
       expect(MRES.can(from, event)).toBe(false);

@@ -5,9 +5,17 @@ import { stateMachine } from "@/server/platform/state-machine";
  * The attachment is not a state: it is a separate field, and the database
  * refuses an attached resource in a deleting state (CHECK constraint).
  */
-export const MRES_STATES = ["provisioning", "available", "failed", "deletion_scheduled", "deleting", "deleted"] as const;
+export const MRES_STATES = [
+  "provisioning",
+  "available",
+  "failed",
+  "deletion_scheduled",
+  "deleting",
+  "deleted",
+] as const;
 export type TMresState = (typeof MRES_STATES)[number];
-export type TMresEvent = "create" | "provisioned" | "provision_failed" | "schedule_delete" | "restore" | "destroy" | "destroyed";
+export type TMresEvent =
+  "create" | "provisioned" | "provision_failed" | "schedule_delete" | "restore" | "destroy" | "destroyed";
 
 export const MRES = stateMachine<TMresState, TMresEvent>("managed resource", MRES_STATES, [
   { from: null, event: "create", to: "provisioning" },

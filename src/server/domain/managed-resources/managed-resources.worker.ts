@@ -2,14 +2,15 @@ import type { ManagedResource } from "@/generated/prisma/client";
 import { unseal } from "@/server/platform/crypto";
 import { db } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
-import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { logger } from "@/server/platform/logger";
-import { utcMonth } from "@/server/platform/time";
-import { budgetId, ensureMonthBudgets } from "@/server/domain/usage/budget.service";
-import { change, limitsFor, lockRow, move, type TMres } from "./managed-resources.model";
-import { MRES, type TMresState } from "./managed-resources.states";
-import { databaseSize, destroyDatabase, provisionDatabase } from "./postgres-admin";
+import { limitsFor, lockRow, move, type TMres } from "./managed-resources.model";
+import { databaseExists, destroyDatabase, provisionDatabase, scramVerifier } from "./postgres-admin";
+import { createPrimaryRole, dropRoles } from "./postgres-credentials";
+import { dropFrozenRole } from "./size-limit";
+import { destroyBucket } from "./bucket-objects";
+import { backupBeforeDestroy } from "./backups.worker";
+import { attachedDeployments, queueRestarts } from "./credentials-restarts";
 
 /**
  * The managed-resource worker. Claims rows (FOR UPDATE SKIP LOCKED, a
@@ -39,13 +40,19 @@ export async function processManagedResources(limit = 10): Promise<number> {
         FOR UPDATE SKIP LOCKED)
     RETURNING "id"`;
   for (const { id } of claimed) {
-    await step(id).catch((err) => logger.error("managed_resource.step_crashed", { resource_id: id, error: scrub(String(err)) }));
+    await step(id).catch((err) =>
+      logger.error("managed_resource.step_crashed", { resource_id: id, error: scrub(String(err)) }),
+    );
   }
   return claimed.length;
 }
 
 /** Error text from the server may quote a statement: never let a secret through. */
-const scrub = (s: string) => s.replace(/SCRAM-SHA-256\$[^\s']+/g, "[verifier]").replace(/postgres(?:ql)?:\/\/[^\s]+/g, "[url]").slice(0, 500);
+const scrub = (s: string) =>
+  s
+    .replace(/SCRAM-SHA-256\$[^\s']+/g, "[verifier]")
+    .replace(/postgres(?:ql)?:\/\/[^\s]+/g, "[url]")
+    .slice(0, 500);
 
 async function step(id: string): Promise<void> {
   // platform-scoped: a claimed row by id, to learn its workspace.
@@ -55,7 +62,8 @@ async function step(id: string): Promise<void> {
     const moved = await scopedDb(r.workspaceId).$transaction(async (tx) => {
       const cur = await lockRow(tx, null, id);
       // Restored or attached meanwhile (a detached-only CHECK guards it as well).
-      if (cur.status !== "deletion_scheduled" || cur.productId || !cur.destroyAfter || cur.destroyAfter > new Date()) return null;
+      if (cur.status !== "deletion_scheduled" || cur.productId || !cur.destroyAfter || cur.destroyAfter > new Date())
+        return null;
       return move(tx, cur, "destroy", {}, newId("evt"));
     });
     if (moved) await destroy(moved);
@@ -69,7 +77,23 @@ async function provision(r: ManagedResource): Promise<void> {
   try {
     if (r.kind === "postgres") {
       const { password } = JSON.parse(unseal(r.sealedSecret!, r.id)) as { password: string };
-      await provisionDatabase({ role: r.roleName!, database: r.dbName!, password });
+      const plan = (await scopedDb(r.workspaceId).plan.findFirst({ select: { plan: true } }))?.plan ?? "free";
+      // After a rotation the current login role is not the owner: it is completed as a member (the owner never regains LOGIN).
+      if (r.roleName === r.dbName)
+        await provisionDatabase({
+          role: r.roleName!,
+          database: r.dbName!,
+          password,
+          connectionLimit: limitsFor(plan).connections,
+        });
+      else
+        await createPrimaryRole({
+          owner: r.dbName!,
+          role: r.roleName!,
+          database: r.dbName!,
+          verifier: scramVerifier(password),
+          connectionLimit: limitsFor(plan).connections,
+        });
     }
     // object_bucket: a namespace in the platform blob store needs nothing created.
   } catch (err) {
@@ -80,25 +104,70 @@ async function provision(r: ManagedResource): Promise<void> {
     if (cur.status !== "provisioning") return;
     if (failure === null) {
       await move(tx, cur, "provisioned", { claimedUntil: null, failureCode: null, failureMessage: null }, newId("evt"));
+      // Attached while it was being made: the product's running deployments restart to receive it.
+      if (cur.productId)
+        await queueRestarts(
+          tx,
+          cur.id,
+          await attachedDeployments(tx, cur.productId, cur.environmentType),
+          "managed_resource_attached",
+        );
     } else {
-      await move(tx, cur, "provision_failed", {
-        claimedUntil: null, failureCode: "provision_failed",
-        failureMessage: `Creating the ${cur.kind === "postgres" ? "database and role" : "bucket"} failed: ${failure}. Delete the resource and create it again; quote ${cur.id} if it persists.`,
-      }, newId("evt"));
+      await move(
+        tx,
+        cur,
+        "provision_failed",
+        {
+          claimedUntil: null,
+          failureCode: "provision_failed",
+          failureMessage: `Creating the ${cur.kind === "postgres" ? "database and role" : "bucket"} failed: ${failure}. Delete the resource and create it again; quote ${cur.id} if it persists.`,
+        },
+        newId("evt"),
+      );
     }
   });
-  logger.info("managed_resource.provisioned", { resource_id: r.id, kind: r.kind, ok: failure === null, error: failure });
+  logger.info("managed_resource.provisioned", {
+    resource_id: r.id,
+    kind: r.kind,
+    ok: failure === null,
+    error: failure,
+  });
 }
 
 async function destroy(r: TMres): Promise<void> {
   try {
-    if (r.kind === "postgres" && r.dbName && r.roleName) await destroyDatabase({ role: r.roleName, database: r.dbName });
-    if (r.kind === "object_bucket") await scopedDb(r.workspaceId).storageObject.deleteMany({ where: { productId: r.id } });
+    // No postgres data goes without a backup kept for the retention period (a failed one retries the destroy);
+    // a database that was never created (or is already gone) has nothing to back up.
+    if (
+      r.kind === "postgres" &&
+      r.dbName &&
+      r.roleName &&
+      (await databaseExists({ role: r.roleName, database: r.dbName })).database &&
+      !(await backupBeforeDestroy(r.workspaceId, r.id))
+    ) {
+      throw new Error("the backup taken before destruction failed; the data is kept and the backup retried");
+    }
+    if (r.kind === "postgres" && r.dbName && r.roleName) {
+      await destroyDatabase({ role: r.roleName, database: r.dbName });
+      // Every login role it ever had, and its owner (named like the database).
+      const creds = await scopedDb(r.workspaceId).managedResourceCredential.findMany({
+        where: { resourceId: r.id, status: { notIn: ["revoked"] } },
+        select: { roleName: true },
+      });
+      await dropRoles([...new Set([...creds.map((c) => c.roleName), r.dbName])]);
+      await dropFrozenRole(r.dbName);
+    }
+    if (r.kind === "object_bucket") await destroyBucket(r.workspaceId, r.id);
   } catch (err) {
     const message = scrub(String((err as Error)?.message ?? err));
     await scopedDb(r.workspaceId).managedResource.updateMany({
       where: { id: r.id, status: "deleting" },
-      data: { failureCode: "destroy_failed", failureMessage: `Destroying the resource failed and will be retried: ${message}`, claimedUntil: new Date(Date.now() + RETRY_SECONDS * 1000), updatedAt: new Date() },
+      data: {
+        failureCode: "destroy_failed",
+        failureMessage: `Destroying the resource failed and will be retried: ${message}`,
+        claimedUntil: new Date(Date.now() + RETRY_SECONDS * 1000),
+        updatedAt: new Date(),
+      },
     });
     logger.error("managed_resource.destroy_failed", { resource_id: r.id, error: message });
     return;
@@ -107,61 +176,20 @@ async function destroy(r: TMres): Promise<void> {
     const cur = await lockRow(tx, null, r.id);
     if (cur.status !== "deleting") return;
     // The sealed password goes with the data: nothing can reveal it any more.
-    await move(tx, cur, "destroyed", { deletedAt: new Date(), sealedSecret: null, claimedUntil: null, failureCode: null, failureMessage: null }, newId("evt"));
+    await move(
+      tx,
+      cur,
+      "destroyed",
+      { deletedAt: new Date(), sealedSecret: null, claimedUntil: null, failureCode: null, failureMessage: null },
+      newId("evt"),
+    );
+    await tx.managedResourceCredential.updateMany({
+      where: { resourceId: r.id, status: { notIn: ["revoked", "failed"] } },
+      data: { status: "revoked", revokedAt: new Date(), claimedUntil: null, updatedAt: new Date() },
+    });
   });
   logger.info("managed_resource.destroyed", { resource_id: r.id, kind: r.kind });
 }
 
-/**
- * Sizes, every CAPSTAN_MRES_MEASURE_SECONDS per resource: pg_database_size
- * or the sum of a bucket's objects. The growth over this month's metered
- * high-water mark is added to the month's `storage` budget (bytes), and a
- * size over the plan's limit is shown as a failure (data kept).
- */
-export async function measureManagedResources(limit = 20, now = new Date()): Promise<number> {
-  const stale = new Date(now.getTime() - env().CAPSTAN_MRES_MEASURE_SECONDS * 1000);
-  // platform-scoped: the measuring scan spans every workspace's resources.
-  const rows = await db().managedResource.findMany({
-    where: { status: { in: ["available", "deletion_scheduled"] }, OR: [{ sizeMeasuredAt: null }, { sizeMeasuredAt: { lt: stale } }] },
-    orderBy: { sizeMeasuredAt: { sort: "asc", nulls: "first" } }, take: limit,
-  });
-  for (const r of rows) {
-    try {
-      const size = r.kind === "postgres"
-        ? await databaseSize(r.dbName!)
-        : Number((await scopedDb(r.workspaceId).storageObject.aggregate({ where: { productId: r.id }, _sum: { sizeBytes: true } }))._sum.sizeBytes ?? 0);
-      if (size === null) continue;
-      await recordSize(r.id, size, now);
-    } catch (err) {
-      logger.warn("managed_resource.measure_failed", { resource_id: r.id, error: scrub(String(err)) });
-    }
-  }
-  return rows.length;
-}
-
-async function recordSize(id: string, size: number, now: Date): Promise<void> {
-  const month = utcMonth(now);
-  // platform-scoped: a measured row by id, to learn its workspace.
-  const pre = await db().managedResource.findUniqueOrThrow({ where: { id }, select: { workspaceId: true } });
-  await ensureMonthBudgets(pre.workspaceId, month);
-  await scopedDb(pre.workspaceId).$transaction(async (tx) => {
-    const r = await lockRow(tx, null, id);
-    if (MRES.terminal.has(r.status as TMresState) || r.status === "deleting") return;
-    const metered = r.meteredMonth === month ? Number(r.meteredBytes) : 0;
-    const growth = size - metered;
-    if (growth > 0) {
-      await tx.budget.update({ where: { id: budgetId(r.workspaceId, "storage", month) }, data: { usedUnits: { increment: growth }, updatedAt: now } });
-    }
-    const plan = (await tx.plan.findFirst({ select: { plan: true } }))?.plan ?? "free";
-    const max = limitsFor(plan).maxSizeBytes;
-    const over = size > max;
-    const data = {
-      sizeBytes: BigInt(size), sizeMeasuredAt: now, meteredMonth: month, meteredBytes: BigInt(Math.max(metered, size)),
-      ...(over && r.failureCode !== "size_limit_exceeded"
-        ? { failureCode: "size_limit_exceeded", failureMessage: `The resource holds ${size} bytes, over the ${plan} plan's ${max} bytes per resource; the data is kept, but delete some or change the plan.` }
-        : !over && r.failureCode === "size_limit_exceeded" ? { failureCode: null, failureMessage: null } : {}),
-    };
-    if ("failureCode" in data) await change(tx, r, over ? "size_limit_exceeded" : "size_within_limit", data, newId("evt"));
-    else await tx.managedResource.update({ where: { id }, data });
-  });
-}
+/** Sizes and the read-only state over the size limit: ./sizes.worker.ts. */
+export { measureManagedResources } from "./sizes.worker";

@@ -22,7 +22,10 @@ export function managedPostgresTarget(): { host: string; port: number } | null {
   const u = new URL(url);
   const socketDir = u.searchParams.get("host");
   // WHATWG keeps IPv6 literals bracketed ([::1]); net.connect wants them bare.
-  return { host: socketDir ?? (decodeURIComponent(u.hostname).replace(/^\[(.*)\]$/, "$1") || "127.0.0.1"), port: Number(u.port || 5432) };
+  return {
+    host: socketDir ?? (decodeURIComponent(u.hostname).replace(/^\[(.*)\]$/, "$1") || "127.0.0.1"),
+    port: Number(u.port || 5432),
+  };
 }
 
 const ident = (name: string) => {
@@ -41,7 +44,8 @@ export function scramVerifier(password: string, salt = randomBytes(16), iteratio
 
 async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const url = managedPostgresUrl();
-  if (!url) throw new Error("no managed PostgreSQL server is configured (CAPSTAN_MANAGED_POSTGRES_URL or DATABASE_URL)");
+  if (!url)
+    throw new Error("no managed PostgreSQL server is configured (CAPSTAN_MANAGED_POSTGRES_URL or DATABASE_URL)");
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: 60_000 });
   await c.connect();
   try {
@@ -52,16 +56,25 @@ async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /** Creates (or completes) the role and its database. */
-export async function provisionDatabase(p: { role: string; database: string; password: string }): Promise<void> {
+export async function provisionDatabase(p: {
+  role: string;
+  database: string;
+  password: string;
+  connectionLimit: number;
+}): Promise<void> {
   await withAdmin(async (c) => {
     const verifier = scramVerifier(p.password);
     const role = await c.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [p.role]);
     // A literal, not a parameter (utility statements take none); the verifier is base64 and '$' only.
     const pw = `'${verifier.replace(/'/g, "''")}'`;
     if (role.rowCount === 0) {
-      await c.query(`CREATE ROLE ${ident(p.role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION CONNECTION LIMIT 20 PASSWORD ${pw}`);
+      await c.query(
+        `CREATE ROLE ${ident(p.role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION CONNECTION LIMIT ${Math.trunc(p.connectionLimit)} PASSWORD ${pw}`,
+      );
     } else {
-      await c.query(`ALTER ROLE ${ident(p.role)} LOGIN PASSWORD ${pw}`);
+      await c.query(
+        `ALTER ROLE ${ident(p.role)} LOGIN CONNECTION LIMIT ${Math.trunc(p.connectionLimit)} PASSWORD ${pw}`,
+      );
     }
     const dbExists = await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [p.database]);
     if (dbExists.rowCount === 0) {
@@ -81,15 +94,31 @@ export async function destroyDatabase(p: { role: string; database: string }): Pr
   });
 }
 
+/** Sets the role's connection limit when it differs (the plan changed); true when it changed. */
+export async function applyConnectionLimit(role: string, limit: number): Promise<boolean> {
+  return withAdmin(async (c) => {
+    const r = await c.query<{ rolconnlimit: number }>("SELECT rolconnlimit FROM pg_roles WHERE rolname = $1", [role]);
+    if (!r.rows[0] || r.rows[0].rolconnlimit === limit) return false;
+    await c.query(`ALTER ROLE ${ident(role)} CONNECTION LIMIT ${Math.trunc(limit)}`);
+    return true;
+  });
+}
+
 export async function databaseSize(database: string): Promise<number | null> {
   return withAdmin(async (c) => {
-    const r = await c.query<{ size: string | null }>("SELECT pg_database_size(datname)::text AS size FROM pg_database WHERE datname = $1", [database]);
+    const r = await c.query<{ size: string | null }>(
+      "SELECT pg_database_size(datname)::text AS size FROM pg_database WHERE datname = $1",
+      [database],
+    );
     return r.rows[0]?.size ? Number(r.rows[0].size) : null;
   });
 }
 
 /** What exists on the server for these names (tests and the console's honesty). */
-export async function databaseExists(p: { role: string; database: string }): Promise<{ role: boolean; database: boolean }> {
+export async function databaseExists(p: {
+  role: string;
+  database: string;
+}): Promise<{ role: boolean; database: boolean }> {
   return withAdmin(async (c) => {
     const [r, d] = await Promise.all([
       c.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [p.role]),

@@ -3,18 +3,29 @@ import type { TCapabilityEntry } from "@/server/domain/source/source.types";
 import { buildFirstCall, chooseFirstCall, SECRET_PLACEHOLDER } from "./first-call";
 
 const kv: TCapabilityEntry = {
-  id: "data.kv", required: true, actions: ["get", "set"], credential_owner: "platform",
-  scope: { prefix: "/app/", max_value_bytes: 1024, max_keys: 10 }, provider: { allow: ["platform"], fallback: "none" },
+  id: "data.kv",
+  required: true,
+  actions: ["get", "set"],
+  credential_owner: "platform",
+  scope: { prefix: "/app/", max_value_bytes: 1024, max_keys: 10 },
+  provider: { allow: ["platform"], fallback: "none" },
 };
 const ai: TCapabilityEntry = {
-  id: "ai.generate", required: true, actions: ["generate"], credential_owner: "workspace",
-  scope: { models: ["text"], max_tokens_per_call: 32 }, provider: { allow: ["openai"], fallback: "none" },
+  id: "ai.generate",
+  required: true,
+  actions: ["generate"],
+  credential_owner: "workspace",
+  scope: { models: ["text"], max_tokens_per_call: 32 },
+  provider: { allow: ["openai"], fallback: "none" },
 };
 const all = () => true;
 
 describe("chooseFirstCall", () => {
   it("prefers a workspace capability with a ready binding, then a platform one, then the first", () => {
-    expect(chooseFirstCall([kv, ai], new Set(["ai.generate"]), all)).toMatchObject({ entry: { id: "ai.generate" }, action: "generate" });
+    expect(chooseFirstCall([kv, ai], new Set(["ai.generate"]), all)).toMatchObject({
+      entry: { id: "ai.generate" },
+      action: "generate",
+    });
     expect(chooseFirstCall([ai, kv], new Set(), all)).toMatchObject({ entry: { id: "data.kv" }, action: "set" });
     expect(chooseFirstCall([ai], new Set(), all)).toMatchObject({ entry: { id: "ai.generate" } });
   });
@@ -39,8 +50,16 @@ describe("buildFirstCall", () => {
 
   it("quotes single quotes in the body for the shell", () => {
     const mail: TCapabilityEntry = {
-      id: "email.send", required: true, actions: ["send"], credential_owner: "workspace",
-      scope: { from_addresses: ["o'neil@example.com"], recipient_domains: ["example.org"], max_recipients: 1, max_message_bytes: 1000 },
+      id: "email.send",
+      required: true,
+      actions: ["send"],
+      credential_owner: "workspace",
+      scope: {
+        from_addresses: ["o'neil@example.com"],
+        recipient_domains: ["example.org"],
+        max_recipients: 1,
+        max_message_bytes: 1000,
+      },
       provider: { allow: ["smtp"], fallback: "none" },
     };
     const c = buildFirstCall("http://x", "svc_1", mail, "send");

@@ -46,7 +46,8 @@ function exampleBody(c: TCapabilityEntry, action: string): Record<string, unknow
       if (action === "list") return { prefix: keyUnder(s.prefix, "") };
       return { key: keyUnder(s.prefix, "hello") };
     case "storage.object":
-      if (action === "write") return { key: keyUnder(s.prefix, "hello.txt"), content_base64: "aGVsbG8=", content_type: "text/plain" };
+      if (action === "write")
+        return { key: keyUnder(s.prefix, "hello.txt"), content_base64: "aGVsbG8=", content_type: "text/plain" };
       if (action === "list") return { prefix: keyUnder(s.prefix, "") };
       return { key: keyUnder(s.prefix, "hello.txt") };
     case "email.send": {
@@ -83,7 +84,12 @@ export function chooseFirstCall(
 }
 
 /** The two commands: exchange the identity's credentials for a token, then call the Bridge. */
-export function buildFirstCall(publicUrl: string, clientId: string, entry: TCapabilityEntry, action: string): TFirstCall {
+export function buildFirstCall(
+  publicUrl: string,
+  clientId: string,
+  entry: TCapabilityEntry,
+  action: string,
+): TFirstCall {
   const base = publicUrl.replace(/\/+$/, "");
   const token_url = `${base}/v1/oauth/token`;
   const call_url = `${base}/v1/capabilities/${entry.id}/${action}`;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The onboarding checklist's steps, in the order a new workspace does them (docs/decisions.md "Onboarding checklist"). */
+/** The onboarding checklist's steps, in the order a new workspace does them (docs/decisions.md "Onboarding checklist and workspace settings"). */
 export const ONBOARDING_STEPS = ["product", "contract", "provider", "service_identity", "first_call"] as const;
 export type TOnboardingStepKey = (typeof ONBOARDING_STEPS)[number];
 

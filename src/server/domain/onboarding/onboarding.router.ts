@@ -13,5 +13,7 @@ export const onboardingRouter = router({
 
   setDismissed: workspaceProcedure("viewer")
     .input(z.object({ ws: zWorkspaceId, dismissed: z.boolean() }))
-    .mutation(({ ctx, input }) => setOnboardingDismissed(ctx.workspace.workspaceId, ctx.principal.userId, input.dismissed)),
+    .mutation(({ ctx, input }) =>
+      setOnboardingDismissed(ctx.workspace.workspaceId, ctx.principal.userId, input.dismissed),
+    ),
 });

@@ -15,21 +15,34 @@ import type { TFirstCallView, TOnboarding, TOnboardingStep } from "./onboarding.
 export async function getOnboarding(workspaceId: string, userId: string): Promise<TOnboarding> {
   const sdb = scopedDb(workspaceId);
   const now = new Date();
-  const [product, pendingRevision, readyRevision, credential, bindings, identities, call, dismissal] = await Promise.all([
-    sdb.product.findFirst({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true } }),
-    sdb.revision.findFirst({ where: { descriptorStatus: "detected" }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true } }),
-    sdb.revision.findFirst({ where: { contractStatus: "ready" }, orderBy: [{ contractConfirmedAt: "desc" }, { id: "desc" }], select: { id: true } }),
-    sdb.credential.findFirst({ where: { revokedAt: null, expiresAt: { gt: now } }, select: { id: true } }),
-    sdb.providerBinding.findMany({ where: { status: "ready" }, select: { capability: true }, distinct: ["capability"] }),
-    sdb.serviceIdentity.findMany({
-      where: { kind: "workspace", status: "active", productId: { not: null } },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: 20,
-      select: { id: true, name: true, productId: true, permissions: true },
-    }),
-    sdb.capabilityInvocation.findFirst({ where: { outcome: "completed" }, select: { id: true } }),
-    sdb.onboardingDismissal.findFirst({ where: { userId }, select: { userId: true } }),
-  ]);
+  const [product, pendingRevision, readyRevision, credential, bindings, identities, call, dismissal] =
+    await Promise.all([
+      sdb.product.findFirst({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true } }),
+      sdb.revision.findFirst({
+        where: { descriptorStatus: "detected" },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        select: { id: true },
+      }),
+      sdb.revision.findFirst({
+        where: { contractStatus: "ready" },
+        orderBy: [{ contractConfirmedAt: "desc" }, { id: "desc" }],
+        select: { id: true },
+      }),
+      sdb.credential.findFirst({ where: { revokedAt: null, expiresAt: { gt: now } }, select: { id: true } }),
+      sdb.providerBinding.findMany({
+        where: { status: "ready" },
+        select: { capability: true },
+        distinct: ["capability"],
+      }),
+      sdb.serviceIdentity.findMany({
+        where: { kind: "workspace", status: "active", productId: { not: null } },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: 20,
+        select: { id: true, name: true, productId: true, permissions: true },
+      }),
+      sdb.capabilityInvocation.findFirst({ where: { outcome: "completed" }, select: { id: true } }),
+      sdb.onboardingDismissal.findFirst({ where: { userId }, select: { userId: true } }),
+    ]);
 
   const readyCapabilities = new Set(bindings.map((b) => b.capability));
   const steps: TOnboardingStep[] = [
@@ -39,7 +52,11 @@ export async function getOnboarding(workspaceId: string, userId: string): Promis
       done: readyRevision !== null,
       path: pendingRevision ? `/revisions/${pendingRevision.id}` : product ? `/products/${product.id}` : "/products",
     },
-    { key: "provider", done: credential !== null && readyCapabilities.size > 0, path: credential ? "/bindings" : "/credentials" },
+    {
+      key: "provider",
+      done: credential !== null && readyCapabilities.size > 0,
+      path: credential ? "/bindings" : "/credentials",
+    },
     { key: "service_identity", done: identities.length > 0, path: "/service-identities" },
     { key: "first_call", done: call !== null, path: "/invocations" },
   ];
@@ -63,7 +80,9 @@ export async function getOnboarding(workspaceId: string, userId: string): Promis
       continue;
     }
     const permissions = (identity.permissions as string[] | null) ?? null;
-    const choice = chooseFirstCall((capabilities as TCapabilityEntry[] | null) ?? [], readyCapabilities, (c, a) => permits(permissions, c, a));
+    const choice = chooseFirstCall((capabilities as TCapabilityEntry[] | null) ?? [], readyCapabilities, (c, a) =>
+      permits(permissions, c, a),
+    );
     if (!choice) {
       first_call_blocker ??= `"${identity.name}" may call nothing its product's contract allows.`;
       continue;

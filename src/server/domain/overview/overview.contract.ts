@@ -67,7 +67,13 @@ export const ZUsageSeries = z
     by_product: z.array(ZUsageBucket),
     /** Names of the products in `by_product`. */
     products: z.array(z.object({ id: z.string(), name: z.string() })),
-    totals: z.object({ calls: z.number().int(), completed: z.number().int(), denied: z.number().int(), failed: z.number().int(), spend: z.array(ZMoney) }),
+    totals: z.object({
+      calls: z.number().int(),
+      completed: z.number().int(),
+      denied: z.number().int(),
+      failed: z.number().int(),
+      spend: z.array(ZMoney),
+    }),
   })
   .meta({ id: "UsageSeries" });
 export type TUsageSeries = z.infer<typeof ZUsageSeries>;
@@ -85,23 +91,49 @@ const ZLiveDeployment = z.object({
 
 export const ZOverview = z
   .object({
-    environments: z.array(z.object({ environment_type: z.enum(ENVIRONMENT_TYPES), deployments: z.array(ZLiveDeployment) })),
+    environments: z.array(
+      z.object({ environment_type: z.enum(ENVIRONMENT_TYPES), deployments: z.array(ZLiveDeployment) }),
+    ),
     spend_this_month: z.object({ month: z.string(), spend: z.array(ZMoney) }),
     failures: z.object({
       /** The window: the last 7 days. */
       since: z.string(),
-      deployments: z.array(z.object({
-        id: z.string(), product_id: z.string(), product_name: z.string(), environment_type: z.enum(ENVIRONMENT_TYPES),
-        reason_code: z.string().nullable(), at: z.string(),
-      })),
+      deployments: z.array(
+        z.object({
+          id: z.string(),
+          product_id: z.string(),
+          product_name: z.string(),
+          environment_type: z.enum(ENVIRONMENT_TYPES),
+          reason_code: z.string().nullable(),
+          at: z.string(),
+        }),
+      ),
       /** Denied Bridge calls grouped by reason, most frequent first. */
       denied: z.array(z.object({ reason: z.string(), count: z.number().int(), last_at: z.string() })),
       /** Deliveries that exhausted their retries and were not redelivered; null below the admin role (the dead-letter list is admin-only). */
-      dead_letters: z.object({
-        count: z.number().int(),
-        latest: z.array(z.object({ id: z.string(), event_type: z.string(), last_status_code: z.number().int().nullable(), last_error: z.string().nullable(), at: z.string() })),
-      }).nullable(),
-      domains: z.array(z.object({ id: z.string(), hostname: z.string(), failure_code: z.string().nullable(), failure_message: z.string().nullable(), at: z.string() })),
+      dead_letters: z
+        .object({
+          count: z.number().int(),
+          latest: z.array(
+            z.object({
+              id: z.string(),
+              event_type: z.string(),
+              last_status_code: z.number().int().nullable(),
+              last_error: z.string().nullable(),
+              at: z.string(),
+            }),
+          ),
+        })
+        .nullable(),
+      domains: z.array(
+        z.object({
+          id: z.string(),
+          hostname: z.string(),
+          failure_code: z.string().nullable(),
+          failure_message: z.string().nullable(),
+          at: z.string(),
+        }),
+      ),
     }),
   })
   .meta({ id: "WorkspaceOverview" });

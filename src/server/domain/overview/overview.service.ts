@@ -1,5 +1,5 @@
 import { ENVIRONMENT_TYPES, type TEnvironmentType } from "@/server/domain/deployments/deployments.contract";
-import { roleAtLeast, type TRole } from "@/server/domain/identity/access.service";
+import { roleAtLeast, type TRole } from "@/server/domain/identity/workspace-access.service";
 import { db } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { iso, isoOrNull } from "@/server/platform/time";
@@ -28,15 +28,28 @@ export async function getOverview(workspaceId: string, role: TRole, now = new Da
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: LIVE_LIMIT,
       select: {
-        id: true, productId: true, revisionId: true, environmentType: true, status: true, startedAt: true,
-        product: { select: { name: true } }, surface: { select: { id: true, url: true } },
+        id: true,
+        productId: true,
+        revisionId: true,
+        environmentType: true,
+        status: true,
+        startedAt: true,
+        product: { select: { name: true } },
+        surface: { select: { id: true, url: true } },
       },
     }),
     sdb.deployment.findMany({
       where: { status: "failed", updatedAt: { gte: since } },
       orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       take: FAILURE_LIMIT,
-      select: { id: true, productId: true, environmentType: true, reasonCode: true, updatedAt: true, product: { select: { name: true } } },
+      select: {
+        id: true,
+        productId: true,
+        environmentType: true,
+        reasonCode: true,
+        updatedAt: true,
+        product: { select: { name: true } },
+      },
     }),
     // Raw SQL (not filtered by the scoped client): the statement names the workspace itself.
     // Raw SQL on purpose: the statement names the workspace itself.
@@ -48,11 +61,11 @@ export async function getOverview(workspaceId: string, role: TRole, now = new Da
     isAdmin ? sdb.deadLetter.count({ where: { redeliveredAt: null, createdAt: { gte: since } } }) : Promise.resolve(0),
     isAdmin
       ? sdb.deadLetter.findMany({
-        where: { redeliveredAt: null, createdAt: { gte: since } },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        take: FAILURE_LIMIT,
-        select: { id: true, eventType: true, lastStatusCode: true, lastError: true, createdAt: true },
-      })
+          where: { redeliveredAt: null, createdAt: { gte: since } },
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          take: FAILURE_LIMIT,
+          select: { id: true, eventType: true, lastStatusCode: true, lastError: true, createdAt: true },
+        })
       : Promise.resolve([]),
     // A failed domain needs action however long ago it failed.
     sdb.domain.findMany({
@@ -64,15 +77,23 @@ export async function getOverview(workspaceId: string, role: TRole, now = new Da
     spendThisMonth(workspaceId, now),
   ]);
 
-  const byEnv = new Map<TEnvironmentType, TOverview["environments"][number]["deployments"]>(ENVIRONMENT_TYPES.map((t) => [t, []]));
+  const byEnv = new Map<TEnvironmentType, TOverview["environments"][number]["deployments"]>(
+    ENVIRONMENT_TYPES.map((t) => [t, []]),
+  );
   for (const d of live) {
     byEnv.get(d.environmentType as TEnvironmentType)?.push({
-      id: d.id, product_id: d.productId, product_name: d.product.name, revision_id: d.revisionId,
-      status: d.status as (typeof LIVE)[number], surface_id: d.surface?.id ?? null, surface_url: d.surface?.url ?? null,
+      id: d.id,
+      product_id: d.productId,
+      product_name: d.product.name,
+      revision_id: d.revisionId,
+      status: d.status as (typeof LIVE)[number],
+      surface_id: d.surface?.id ?? null,
+      surface_url: d.surface?.url ?? null,
       started_at: isoOrNull(d.startedAt),
     });
   }
-  for (const list of byEnv.values()) list.sort((a, b) => a.product_name.localeCompare(b.product_name) || a.id.localeCompare(b.id));
+  for (const list of byEnv.values())
+    list.sort((a, b) => a.product_name.localeCompare(b.product_name) || a.id.localeCompare(b.id));
 
   return {
     environments: ENVIRONMENT_TYPES.map((t) => ({ environment_type: t, deployments: byEnv.get(t)! })),
@@ -80,17 +101,33 @@ export async function getOverview(workspaceId: string, role: TRole, now = new Da
     failures: {
       since: iso(since),
       deployments: failed.map((d) => ({
-        id: d.id, product_id: d.productId, product_name: d.product.name, environment_type: d.environmentType as TEnvironmentType,
-        reason_code: d.reasonCode, at: iso(d.updatedAt),
+        id: d.id,
+        product_id: d.productId,
+        product_name: d.product.name,
+        environment_type: d.environmentType as TEnvironmentType,
+        reason_code: d.reasonCode,
+        at: iso(d.updatedAt),
       })),
       denied: denied.map((x) => ({ reason: x.reason ?? "unspecified", count: x.count, last_at: iso(x.last_at) })),
       dead_letters: isAdmin
         ? {
-          count: deadCount,
-          latest: deadLatest.map((x) => ({ id: x.id, event_type: x.eventType, last_status_code: x.lastStatusCode, last_error: x.lastError, at: iso(x.createdAt) })),
-        }
+            count: deadCount,
+            latest: deadLatest.map((x) => ({
+              id: x.id,
+              event_type: x.eventType,
+              last_status_code: x.lastStatusCode,
+              last_error: x.lastError,
+              at: iso(x.createdAt),
+            })),
+          }
         : null,
-      domains: domains.map((x) => ({ id: x.id, hostname: x.hostname, failure_code: x.failureCode, failure_message: x.failureMessage, at: iso(x.updatedAt) })),
+      domains: domains.map((x) => ({
+        id: x.id,
+        hostname: x.hostname,
+        failure_code: x.failureCode,
+        failure_message: x.failureMessage,
+        at: iso(x.updatedAt),
+      })),
     },
   };
 }

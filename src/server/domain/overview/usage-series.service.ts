@@ -16,7 +16,7 @@ type TRow = TSeriesGroup & { by_product: number };
  * written after it starts (created_at >= requested_at) and long before a day
  * has passed, so created_at in [since, until + 2 days) holds every call that
  * started in [since, until + 1 day); requested_at then picks them exactly
- * (docs/decisions.md "Workspace overview").
+ * (docs/decisions.md "Workspace overview and usage charts").
  */
 export async function usageSeries(workspaceId: string, q: TUsageSeriesQuery, now = new Date()): Promise<TUsageSeries> {
   const r = resolveRange(q, now);
@@ -45,7 +45,11 @@ export async function usageSeries(workspaceId: string, q: TUsageSeriesQuery, now
   const byProduct = rows.filter((x) => x.by_product === 1);
   const productIds = [...new Set(byProduct.map((x) => x.key))];
   const products = productIds.length
-    ? await scopedDb(workspaceId).product.findMany({ where: { id: { in: productIds } }, select: { id: true, name: true }, orderBy: { name: "asc" } })
+    ? await scopedDb(workspaceId).product.findMany({
+        where: { id: { in: productIds } },
+        select: { id: true, name: true },
+        orderBy: { name: "asc" },
+      })
     : [];
   return {
     since: r.since,
@@ -60,7 +64,10 @@ export async function usageSeries(workspaceId: string, q: TUsageSeriesQuery, now
 }
 
 /** Priced amounts of the calls that started in this UTC month, per currency. */
-export async function spendThisMonth(workspaceId: string, now = new Date()): Promise<{ month: string; spend: TMoney[] }> {
+export async function spendThisMonth(
+  workspaceId: string,
+  now = new Date(),
+): Promise<{ month: string; spend: TMoney[] }> {
   const month = utcMonth(now);
   const start = new Date(`${month}-01T00:00:00.000Z`);
   // Raw SQL, as above: it names the workspace itself.

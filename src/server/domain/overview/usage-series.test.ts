@@ -4,8 +4,17 @@ import { resolveRange, shapeBuckets, totalsOf, type TSeriesGroup } from "./usage
 
 const NOW = new Date("2026-11-25T13:14:15.000Z");
 const g = (over: Partial<TSeriesGroup>): TSeriesGroup => ({
-  day: "2026-11-24", key: "ai.generate", usage_unit: "tokens", currency: null,
-  calls: 1, completed: 1, denied: 0, failed: 0, units: 10, micros: null, ...over,
+  day: "2026-11-24",
+  key: "ai.generate",
+  usage_unit: "tokens",
+  currency: null,
+  calls: 1,
+  completed: 1,
+  denied: 0,
+  failed: 0,
+  units: 10,
+  micros: null,
+  ...over,
 });
 
 describe("resolveRange", () => {
@@ -38,7 +47,11 @@ describe("resolveRange", () => {
     ];
     for (const [q, path] of cases) {
       let err: unknown;
-      try { resolveRange(q, NOW); } catch (e) { err = e; }
+      try {
+        resolveRange(q, NOW);
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).status).toBe(400);
       expect((err as AppError).errors?.[0]?.path).toBe(`/query${path}`);
@@ -56,11 +69,31 @@ describe("shapeBuckets", () => {
     ]);
     expect(out).toEqual([
       {
-        day: "2026-11-24", key: "ai.generate", calls: 6, completed: 2, denied: 1, failed: 1,
-        usage: [{ unit: "calls", units: 1 }, { unit: "tokens", units: 45 }],
-        spend: [{ currency: "EUR", amount_micros: 7 }, { currency: "USD", amount_micros: 1500 }],
+        day: "2026-11-24",
+        key: "ai.generate",
+        calls: 6,
+        completed: 2,
+        denied: 1,
+        failed: 1,
+        usage: [
+          { unit: "calls", units: 1 },
+          { unit: "tokens", units: 45 },
+        ],
+        spend: [
+          { currency: "EUR", amount_micros: 7 },
+          { currency: "USD", amount_micros: 1500 },
+        ],
       },
-      { day: "2026-11-25", key: "data.kv", calls: 2, completed: 2, denied: 0, failed: 0, usage: [{ unit: "bytes", units: 300 }], spend: [] },
+      {
+        day: "2026-11-25",
+        key: "data.kv",
+        calls: 2,
+        completed: 2,
+        denied: 0,
+        failed: 0,
+        usage: [{ unit: "bytes", units: 300 }],
+        spend: [],
+      },
     ]);
   });
 
@@ -72,10 +105,12 @@ describe("shapeBuckets", () => {
   });
 
   it("totals count every call once and sum spend per currency", () => {
-    expect(totalsOf([
-      g({ calls: 2, completed: 1, denied: 1, currency: "USD", micros: "10" }),
-      g({ day: "2026-11-25", calls: 3, completed: 1, failed: 2, currency: "USD", micros: "5" }),
-      g({ key: "email.send", calls: 1, usage_unit: "calls" }),
-    ])).toEqual({ calls: 6, completed: 3, denied: 1, failed: 2, spend: [{ currency: "USD", amount_micros: 15 }] });
+    expect(
+      totalsOf([
+        g({ calls: 2, completed: 1, denied: 1, currency: "USD", micros: "10" }),
+        g({ day: "2026-11-25", calls: 3, completed: 1, failed: 2, currency: "USD", micros: "5" }),
+        g({ key: "email.send", calls: 1, usage_unit: "calls" }),
+      ]),
+    ).toEqual({ calls: 6, completed: 3, denied: 1, failed: 2, spend: [{ currency: "USD", amount_micros: 15 }] });
   });
 });

@@ -15,7 +15,10 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
 function invalid(detail: string, path: string): AppError {
-  return new AppError("bad_request", detail, { reason: "invalid_parameters", errors: [{ path: `/query${path}`, message: detail }] });
+  return new AppError("bad_request", detail, {
+    reason: "invalid_parameters",
+    errors: [{ path: `/query${path}`, message: detail }],
+  });
 }
 
 /** The UTC days a query covers (a bad combination is a 400, as a bad query parameter is on every list): `range` (the last n days, today included), or since..until (both, inclusive, ≤ 366 days), or the last 30 days. */
@@ -63,15 +66,26 @@ function addMoney(into: Map<string, bigint>, currency: string | null, micros: st
 }
 
 function moneyList(m: Map<string, bigint>): TMoney[] {
-  return [...m].sort(([a], [b]) => a.localeCompare(b)).map(([currency, v]) => {
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`amount ${v} is outside the safe integer range`);
-    return { currency, amount_micros: Number(v) };
-  });
+  return [...m]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, v]) => {
+      if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`amount ${v} is outside the safe integer range`);
+      return { currency, amount_micros: Number(v) };
+    });
 }
 
 /** Merges groups that split one day × key by unit or currency into one bucket; sorted by day then key. Money adds as BigInt. */
 export function shapeBuckets(groups: TSeriesGroup[]): TUsageBucket[] {
-  type TAcc = { day: string; key: string; calls: number; completed: number; denied: number; failed: number; usage: Map<string, number>; spend: Map<string, bigint> };
+  type TAcc = {
+    day: string;
+    key: string;
+    calls: number;
+    completed: number;
+    denied: number;
+    failed: number;
+    usage: Map<string, number>;
+    spend: Map<string, bigint>;
+  };
   const acc = new Map<string, TAcc>();
   for (const g of groups) {
     const id = `${g.day}\u0000${g.key}`;
@@ -90,7 +104,12 @@ export function shapeBuckets(groups: TSeriesGroup[]): TUsageBucket[] {
   return [...acc.values()]
     .sort((x, y) => (x.day === y.day ? x.key.localeCompare(y.key) : x.day < y.day ? -1 : 1))
     .map((a) => ({
-      day: a.day, key: a.key, calls: a.calls, completed: a.completed, denied: a.denied, failed: a.failed,
+      day: a.day,
+      key: a.key,
+      calls: a.calls,
+      completed: a.completed,
+      denied: a.denied,
+      failed: a.failed,
       usage: [...a.usage].sort(([u], [v]) => u.localeCompare(v)).map(([unit, units]) => ({ unit, units })),
       spend: moneyList(a.spend),
     }));
@@ -99,7 +118,10 @@ export function shapeBuckets(groups: TSeriesGroup[]): TUsageBucket[] {
 /** Totals over one series (each call is in exactly one bucket of a series). */
 export function totalsOf(groups: TSeriesGroup[]) {
   const spend = new Map<string, bigint>();
-  let calls = 0, completed = 0, denied = 0, failed = 0;
+  let calls = 0,
+    completed = 0,
+    denied = 0,
+    failed = 0;
   for (const g of groups) {
     calls += g.calls;
     completed += g.completed;

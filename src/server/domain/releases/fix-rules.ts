@@ -9,10 +9,22 @@ import { unifiedDiff } from "./unified-diff";
  * or a descriptor edit), or null when no rule covers the finding.
  */
 export type TFindingRef = { id: string | null; check: string | null; code: string; message: string };
-export type TFileChange = { path: string; before_sha256: string; after: string };
+/** One file of a source patch: its pre-image hash (null: the patch creates it) and its post-image. */
+export type TFileChange = { path: string; before_sha256: string | null; after: string };
 export type TProposal =
-  | { rule: "missing_start_script" | "capabilities_schema"; kind: "source_patch"; summary: string; diff: string; files: TFileChange[] }
-  | { rule: "health_path_not_found" | "wrong_port"; kind: "descriptor_edit"; summary: string; edits: Record<string, unknown> };
+  | {
+      rule: "missing_start_script" | "capabilities_schema";
+      kind: "source_patch";
+      summary: string;
+      diff: string;
+      files: TFileChange[];
+    }
+  | {
+      rule: "health_path_not_found" | "wrong_port";
+      kind: "descriptor_edit";
+      summary: string;
+      edits: Record<string, unknown>;
+    };
 
 export type TFixInput = {
   finding: TFindingRef;
@@ -24,7 +36,50 @@ export type TFixInput = {
 };
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
-const RUNTIME_CODES = new Set(["no_start_command", "deployment_failed", "deployment_blocked", "start_failed", "process_exited", "health_check_failed", "smoke_runtime_error", "app_crashed"]);
+
+/**
+ * The finding codes that carry each rule's symptom, as data: a rule is tried
+ * from every one of them (the rule still reads the frozen files and proposes
+ * nothing unless its cause is there). The deployment's own findings
+ * (`start_exited`, `health_check_failed`...) are copied into the evaluation,
+ * so the specific finding works as well as the `deployment_failed` wrapper.
+ * - missing_start_script: the app cannot be started or stays down
+ *   (`npm start` without a script exits at once: start_exited);
+ * - wrong_port: nothing answers on PORT (no health answer, an unreachable
+ *   surface, a smoke request without an answer; a privileged or taken literal
+ *   port makes the app exit);
+ * - health_path_not_found: the health path answers 404 (a health check
+ *   finding only when its message shows the 404);
+ * - capabilities_schema: the contract was rejected for an unknown capability or action.
+ */
+export const RULE_SYMPTOMS = {
+  missing_start_script: [
+    "no_start_command",
+    "deployment_failed",
+    "deployment_blocked",
+    "start_failed",
+    "start_exited",
+    "process_exited",
+    "health_check_failed",
+    "surface_unreachable",
+    "smoke_runtime_error",
+    "app_crashed",
+  ],
+  wrong_port: [
+    "health_check_failed",
+    "deployment_failed",
+    "start_exited",
+    "process_exited",
+    "surface_unreachable",
+    "smoke_runtime_error",
+    "smoke_timeout",
+    "app_crashed",
+  ],
+  health_path_not_found: ["health_path_not_found", "health_check_failed", "deployment_failed"],
+  capabilities_schema: ["contract_rejected"],
+} as const satisfies Record<TProposal["rule"], readonly string[]>;
+const carries = (rule: keyof typeof RULE_SYMPTOMS, code: string) =>
+  (RULE_SYMPTOMS[rule] as readonly string[]).includes(code);
 const ENTRY_CANDIDATES = ["server.js", "index.js", "app.js", "main.js"];
 
 function patch(path: string, before: string, after: string): { diff: string; files: TFileChange[] } {
@@ -38,7 +93,7 @@ function stringifyLike(original: string, value: unknown): string {
 }
 
 function missingStartScript(input: TFixInput): TProposal | null {
-  if (!RUNTIME_CODES.has(input.finding.code)) return null;
+  if (!carries("missing_start_script", input.finding.code)) return null;
   const text = input.files.get("package.json");
   if (text === undefined) return null;
   let pkg: Record<string, unknown>;
@@ -53,16 +108,25 @@ function missingStartScript(input: TFixInput): TProposal | null {
   const entry = main ?? ENTRY_CANDIDATES.find((f) => input.files.has(f));
   if (!entry) return null;
   const after = stringifyLike(text, { ...pkg, scripts: { ...scripts, start: `node ${entry}` } });
-  return { rule: "missing_start_script", kind: "source_patch", summary: `package.json has no start script: add "start": "node ${entry}" (${main ? "its main file" : "the entry file found at the root"}).`, ...patch("package.json", text, after) };
+  return {
+    rule: "missing_start_script",
+    kind: "source_patch",
+    summary: `package.json has no start script: add "start": "node ${entry}" (${main ? "its main file" : "the entry file found at the root"}).`,
+    ...patch("package.json", text, after),
+  };
 }
 
 function healthPathNotFound(input: TFixInput): TProposal | null {
   const plan = input.descriptor?.build_plan;
   if (!plan || plan.health.path === "/") return null;
-  const is404 = input.finding.code === "health_path_not_found" || (input.finding.code === "health_check_failed" && /\b404\b/.test(input.finding.message));
+  const code = input.finding.code;
+  const is404 =
+    code === "health_path_not_found" ||
+    (carries("health_path_not_found", code) && /\b404\b/.test(input.finding.message));
   if (!is404) return null;
   return {
-    rule: "health_path_not_found", kind: "descriptor_edit",
+    rule: "health_path_not_found",
+    kind: "descriptor_edit",
     summary: `The health path ${plan.health.path} answers 404: check "/" instead (build_plan.health.path).`,
     edits: { build_plan: { health: { path: "/" } } },
   };
@@ -72,7 +136,10 @@ function healthPathNotFound(input: TFixInput): TProposal | null {
 function entryFile(files: Map<string, string>): string | null {
   try {
     const pkg = JSON.parse(files.get("package.json") ?? "{}") as { scripts?: Record<string, unknown>; main?: unknown };
-    const start = typeof pkg.scripts?.start === "string" ? /^node\s+(\S+\.[cm]?js)\b/.exec(pkg.scripts.start.trim())?.[1] : undefined;
+    const start =
+      typeof pkg.scripts?.start === "string"
+        ? /^node\s+(\S+\.[cm]?js)\b/.exec(pkg.scripts.start.trim())?.[1]
+        : undefined;
     if (start && files.has(start.replace(/^\.\//, ""))) return start.replace(/^\.\//, "");
     if (typeof pkg.main === "string" && files.has(pkg.main.trim())) return pkg.main.trim();
   } catch {
@@ -83,14 +150,15 @@ function entryFile(files: Map<string, string>): string | null {
 
 function wrongPort(input: TFixInput): TProposal | null {
   const plan = input.descriptor?.build_plan;
-  if (!plan || !["health_check_failed", "deployment_failed", "smoke_runtime_error"].includes(input.finding.code)) return null;
+  if (!plan || !carries("wrong_port", input.finding.code)) return null;
   const entry = entryFile(input.files);
   const source = entry ? input.files.get(entry) : undefined;
   if (!source || /process\.env\.PORT|process\.env\[["']PORT["']\]/.test(source)) return null;
   const port = Number(/\.listen\(\s*(\d{2,5})\s*[,)]/.exec(source)?.[1]);
   if (!Number.isInteger(port) || port < 1 || port > 65535 || port === plan.port) return null;
   return {
-    rule: "wrong_port", kind: "descriptor_edit",
+    rule: "wrong_port",
+    kind: "descriptor_edit",
     summary: `${entry} listens on port ${port} (not PORT), but the build plan expects ${plan.port}: set the port to ${port}.`,
     edits: { ports: [{ port, protocol: "http" }] },
   };
@@ -98,7 +166,11 @@ function wrongPort(input: TFixInput): TProposal | null {
 
 function capabilitiesSchema(input: TFixInput): TProposal | null {
   const reason = input.contractRejection?.reason;
-  if (input.finding.code !== "contract_rejected" || (reason !== "unknown_action" && reason !== "unknown_capability")) return null;
+  if (
+    !carries("capabilities_schema", input.finding.code) ||
+    (reason !== "unknown_action" && reason !== "unknown_capability")
+  )
+    return null;
   const text = input.files.get("capabilities.json");
   if (text === undefined) return null;
   let doc: { capabilities?: unknown };
@@ -122,7 +194,12 @@ function capabilitiesSchema(input: TFixInput): TProposal | null {
   });
   if (!dropped.length) return null;
   const after = stringifyLike(text, { ...doc, capabilities: kept });
-  return { rule: "capabilities_schema", kind: "source_patch", summary: `capabilities.json names what the platform does not offer: drop ${dropped.join(", ")}.`, ...patch("capabilities.json", text, after) };
+  return {
+    rule: "capabilities_schema",
+    kind: "source_patch",
+    summary: `capabilities.json names what the platform does not offer: drop ${dropped.join(", ")}.`,
+    ...patch("capabilities.json", text, after),
+  };
 }
 
 export function proposeFix(input: TFixInput): TProposal | null {

@@ -1,5 +1,5 @@
 import type { Prisma, Release } from "@/generated/prisma/client";
-import { writeAudit, type TActor } from "@/server/platform/audit";
+import { writeAudit, type TActor, type TAuditAction } from "@/server/platform/audit";
 import { AppError } from "@/server/platform/errors";
 import { emitEvent } from "@/server/platform/outbox";
 import { iso } from "@/server/platform/time";
@@ -17,25 +17,57 @@ type THistory = TRelease["history"];
 
 export function toRelease(r: Release): TRelease {
   return {
-    id: r.id, workspace_id: r.workspaceId, product_id: r.productId, version_id: r.versionId, channel: r.channel as TRelease["channel"],
-    audience: r.audience as TRelease["audience"], window: { starts_at: iso(r.startsAt), ends_at: r.endsAt ? iso(r.endsAt) : null },
-    status: r.status as TReleaseStatus, frozen_at: r.frozenAt ? iso(r.frozenAt) : null, reason_code: r.reasonCode,
-    revision_id: r.revisionId, deployment_id: r.deploymentId, widening: (r.widening ?? null) as TRelease["widening"],
-    adjudication: (r.adjudication ?? null) as TRelease["adjudication"], history: r.history as THistory,
-    created_at: iso(r.createdAt), updated_at: iso(r.updatedAt),
+    id: r.id,
+    workspace_id: r.workspaceId,
+    product_id: r.productId,
+    version_id: r.versionId,
+    channel: r.channel as TRelease["channel"],
+    audience: r.audience as TRelease["audience"],
+    window: { starts_at: iso(r.startsAt), ends_at: r.endsAt ? iso(r.endsAt) : null },
+    status: r.status as TReleaseStatus,
+    frozen_at: r.frozenAt ? iso(r.frozenAt) : null,
+    reason_code: r.reasonCode,
+    revision_id: r.revisionId,
+    deployment_id: r.deploymentId,
+    widening: (r.widening ?? null) as TRelease["widening"],
+    adjudication: (r.adjudication ?? null) as TRelease["adjudication"],
+    history: r.history as THistory,
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
   };
 }
 
-export async function emitRelease(ctx: TReleaseCtx, r: Release, from: string | null, event: TReleaseEvent): Promise<void> {
+export async function emitRelease(
+  ctx: TReleaseCtx,
+  r: Release,
+  from: string | null,
+  event: TReleaseEvent,
+): Promise<void> {
   await emitEvent(ctx.tx, {
-    workspaceId: r.workspaceId, type: "release.changed", correlationId: ctx.correlationId, subject: r.id,
-    data: { release_id: r.id, product_id: r.productId, version_id: r.versionId, from, to: r.status, event, reason_code: r.reasonCode, deployment_id: r.deploymentId },
+    workspaceId: r.workspaceId,
+    type: "release.changed",
+    correlationId: ctx.correlationId,
+    subject: r.id,
+    data: {
+      release_id: r.id,
+      product_id: r.productId,
+      version_id: r.versionId,
+      from,
+      to: r.status,
+      event,
+      reason_code: r.reasonCode,
+      deployment_id: r.deploymentId,
+    },
   });
 }
 
 export async function moveRelease(
-  ctx: TReleaseCtx, r: Release, event: TReleaseEvent, reasonCode: string | null, data: Prisma.ReleaseUncheckedUpdateManyInput = {},
-  audit?: { action: "adjudication.decided"; details: Record<string, unknown> },
+  ctx: TReleaseCtx,
+  r: Release,
+  event: TReleaseEvent,
+  reasonCode: string | null,
+  data: Prisma.ReleaseUncheckedUpdateManyInput = {},
+  audit?: { action: TAuditAction; details: Record<string, unknown> },
 ): Promise<Release> {
   const from = r.status as TReleaseStatus;
   const to = RELEASE.next(from, event);
@@ -45,11 +77,18 @@ export async function moveRelease(
     where: { id: r.id, status: from },
     data: { ...data, status: to, reasonCode, history: history as never, updatedAt: now },
   });
-  if (moved.count !== 1) throw new AppError("conflict", `The release ${r.id} changed concurrently; read it again`, { reason: "concurrent_change" });
+  if (moved.count !== 1)
+    throw new AppError("conflict", `The release ${r.id} changed concurrently; read it again`, {
+      reason: "concurrent_change",
+    });
   const row = await ctx.tx.release.findUniqueOrThrow({ where: { id: r.id } });
   if (audit) {
     await writeAudit(ctx.tx, {
-      workspaceId: row.workspaceId, actor: ctx.actor, action: audit.action, target: { kind: "release", id: row.id }, correlationId: ctx.correlationId,
+      workspaceId: row.workspaceId,
+      actor: ctx.actor,
+      action: audit.action,
+      target: { kind: "release", id: row.id },
+      correlationId: ctx.correlationId,
       details: { ...audit.details, from, to, release_id: row.id, version_id: row.versionId },
     });
   }

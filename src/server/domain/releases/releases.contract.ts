@@ -90,9 +90,14 @@ export const ZReleaseCreateRequest = z
     audience: z.strictObject({ kind: z.enum(AUDIENCE_KINDS) }),
     window: z
       .strictObject({ starts_at: zTimestamp, ends_at: zTimestamp.nullable() })
-      .refine((w) => w.ends_at === null || !isFinite(Date.parse(w.starts_at)) || Date.parse(w.ends_at) > Date.parse(w.starts_at), {
-        message: "ends_at must be after starts_at", path: ["ends_at"],
-      }),
+      .refine(
+        (w) =>
+          w.ends_at === null || !isFinite(Date.parse(w.starts_at)) || Date.parse(w.ends_at) > Date.parse(w.starts_at),
+        {
+          message: "ends_at must be after starts_at",
+          path: ["ends_at"],
+        },
+      ),
   })
   .meta({ id: "ReleaseCreateRequest" });
 export type TReleaseCreateRequest = z.infer<typeof ZReleaseCreateRequest>;
@@ -131,13 +136,22 @@ export const ZRelease = z
 export type TRelease = z.infer<typeof ZRelease>;
 export const ZReleaseList = zPage(ZRelease).meta({ id: "Releases" });
 
-export const ZAdjudicationRequest = z.strictObject({ note: z.string().min(1).max(1000).optional() }).meta({ id: "AdjudicationRequest" });
+export const ZAdjudicationRequest = z
+  .strictObject({ note: z.string().min(1).max(1000).optional() })
+  .meta({ id: "AdjudicationRequest" });
 
 export const ZReleaseDeploymentRequest = z
   .strictObject({ environment_type: z.literal("staging").optional() })
   .meta({ id: "ReleaseDeploymentRequest" });
 
-export const ZReleaseDeployment = z.object({ release: ZRelease, deployment: ZDeployment }).meta({ id: "ReleaseDeployment" });
+/** :promote (owner/admin): a contract wider than production's live release needs `approve_widening: true` (recorded as an adjudication). */
+export const ZPromoteRequest = z
+  .strictObject({ approve_widening: z.boolean().optional(), note: z.string().min(1).max(1000).optional() })
+  .meta({ id: "PromoteRequest" });
+
+export const ZReleaseDeployment = z
+  .object({ release: ZRelease, deployment: ZDeployment })
+  .meta({ id: "ReleaseDeployment" });
 
 export const ZFixRequest = z
   .strictObject({
@@ -145,10 +159,18 @@ export const ZFixRequest = z
     finding_id: zId("fnd").optional(),
     /** A detection finding code of the revision, or `contract_rejected`. */
     finding_code: z.string().min(1).max(64).optional(),
+    /**
+     * `rules` (default): the deterministic rules. `ai`: ask the workspace's model (its ai.generate binding, through
+     * the Bridge, charged like any call) for a unified diff; needs `finding_id` of a failed evaluation. The answer
+     * is a `proposed` fix only if it is a diff that applies to the frozen source, else a `failed` fix with a finding.
+     */
+    generator: z.enum(["rules", "ai"]).optional(),
   })
   .meta({ id: "FixRequest" });
 
-export const ZFixDecisionRequest = z.strictObject({ note: z.string().min(1).max(1000).optional() }).meta({ id: "FixDecisionRequest" });
+export const ZFixDecisionRequest = z
+  .strictObject({ note: z.string().min(1).max(1000).optional() })
+  .meta({ id: "FixDecisionRequest" });
 export const ZFixRejectRequest = z.strictObject({ note: z.string().min(1).max(1000) }).meta({ id: "FixRejectRequest" });
 
 export const ZFix = z
@@ -157,8 +179,20 @@ export const ZFix = z
     workspace_id: zWorkspaceId,
     product_id: zId("prod"),
     revision_id: zId("rev"),
-    finding: z.object({ id: zId("fnd").nullable(), check: z.string().nullable(), code: z.string(), message: z.string() }),
-    rule: z.enum(["missing_start_script", "wrong_port", "health_path_not_found", "capabilities_schema"]),
+    finding: z.object({
+      id: zId("fnd").nullable(),
+      check: z.string().nullable(),
+      code: z.string(),
+      message: z.string(),
+    }),
+    /** The deterministic rule, or `ai_generated` (a model's diff: review it). */
+    rule: z.enum([
+      "missing_start_script",
+      "wrong_port",
+      "health_path_not_found",
+      "capabilities_schema",
+      "ai_generated",
+    ]),
     kind: z.enum(["source_patch", "descriptor_edit"]),
     status: z.enum(FIX_STATES),
     summary: z.string(),
@@ -166,7 +200,18 @@ export const ZFix = z
     diff: z.string().nullable(),
     descriptor_edits: z.record(z.string(), z.unknown()).nullable(),
     new_revision_id: zId("rev").nullable(),
-    decision: z.object({ decision: z.enum(["approve", "reject"]), note: z.string().nullable(), decided_by: zId("usr"), decided_at: z.string() }).nullable(),
+    decision: z
+      .object({
+        decision: z.enum(["approve", "reject"]),
+        note: z.string().nullable(),
+        decided_by: zId("usr"),
+        decided_at: z.string(),
+      })
+      .nullable(),
+    /** Why no proposal came of it (a `failed` AI fix: the model's answer was no diff, did not apply, or the call was refused). */
+    findings: z.array(z.object({ kind: z.string(), severity: z.string(), code: z.string(), message: z.string() })),
+    /** The Bridge call that generated it (AI fixes; charged to the workspace), else null. */
+    capability_invocation_id: zId("cap").nullable(),
     created_by: zId("usr"),
     created_at: z.string(),
     updated_at: z.string(),

@@ -54,12 +54,21 @@ describe.each([
 describe("terminal states", () => {
   it("are exactly the end states", () => {
     expect([...EVALUATION.terminal].sort()).toEqual(["failed", "passed"]);
-    expect([...RELEASE.terminal].sort()).toEqual(["blocked", "retired"]);
-    expect([...FIX.terminal].sort()).toEqual(["approved", "rejected"]);
+    // A retired release can come back only through a rollback (reinstate), so only blocked is final.
+    expect([...RELEASE.terminal].sort()).toEqual(["blocked"]);
+    expect([...FIX.terminal].sort()).toEqual(["approved", "failed", "rejected"]);
   });
-  it("a live release cannot be blocked or deployed again, a retired one cannot come back", () => {
+  it("a failed (AI) fix is created failed and can be neither approved nor rejected", () => {
+    expect(FIX.next(null, "fail")).toBe("failed");
+    expect(FIX.can("failed", "approve")).toBe(false);
+    expect(FIX.can("failed", "reject")).toBe(false);
+  });
+  it("a live release cannot be blocked or deployed again, a retired one comes back only by a rollback", () => {
     expect(RELEASE.can("live", "block")).toBe(false);
     expect(RELEASE.can("live", "freeze")).toBe(false);
     expect(RELEASE.can("retired", "go_live")).toBe(false);
+    expect(RELEASE.can("retired", "promote")).toBe(false);
+    expect(RELEASE.next("retired", "reinstate")).toBe("ready");
+    expect(RELEASE.next("live", "promote")).toBe("ready");
   });
 });

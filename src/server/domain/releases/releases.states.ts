@@ -22,7 +22,8 @@ export const EVALUATION = stateMachine<TEvaluationStatus, TEvaluationEvent>("eva
 
 export const RELEASE_STATES = ["draft", "ready", "live", "retired", "blocked", "pending_approval"] as const;
 export type TReleaseStatus = (typeof RELEASE_STATES)[number];
-export type TReleaseEvent = "create" | "hold" | "block" | "approve" | "reject" | "freeze" | "go_live" | "retire";
+export type TReleaseEvent =
+  "create" | "hold" | "block" | "approve" | "reject" | "freeze" | "go_live" | "retire" | "promote" | "reinstate";
 
 export const RELEASE = stateMachine<TReleaseStatus, TReleaseEvent>("release", RELEASE_STATES, [
   { from: null, event: "create", to: "draft" },
@@ -36,14 +37,20 @@ export const RELEASE = stateMachine<TReleaseStatus, TReleaseEvent>("release", RE
   { from: "ready", event: "go_live", to: "live" },
   { from: "ready", event: "block", to: "blocked" },
   { from: "live", event: "retire", to: "retired" },
+  // Promotion (owner/admin): a release live on staging gets a production deployment and waits for it (channel -> production).
+  { from: "live", event: "promote", to: "ready" },
+  // Rollback (owner/admin): an earlier production release is deployed again and waits for it.
+  { from: "retired", event: "reinstate", to: "ready" },
 ]);
 
-export const FIX_STATES = ["proposed", "approved", "rejected"] as const;
+/** `failed`: an AI-generated fix whose model gave no usable diff (its findings say why); nothing to approve. */
+export const FIX_STATES = ["proposed", "approved", "rejected", "failed"] as const;
 export type TFixStatus = (typeof FIX_STATES)[number];
-export type TFixEvent = "propose" | "approve" | "reject";
+export type TFixEvent = "propose" | "fail" | "approve" | "reject";
 
 export const FIX = stateMachine<TFixStatus, TFixEvent>("fix", FIX_STATES, [
   { from: null, event: "propose", to: "proposed" },
+  { from: null, event: "fail", to: "failed" },
   { from: "proposed", event: "approve", to: "approved" },
   { from: "proposed", event: "reject", to: "rejected" },
 ]);

@@ -11,7 +11,11 @@ describe("unifiedDiff", () => {
   });
 
   it("shows an inserted line and a one-line file", () => {
-    expect(unifiedDiff("p.json", "{}", '{"a":1}')).toBe(["--- a/p.json", "+++ b/p.json", "@@ -1,1 +1,1 @@", "-{}", '+{"a":1}', ""].join("\n"));
-    expect(unifiedDiff("y", "a\nc", "a\nb\nc")).toBe(["--- a/y", "+++ b/y", "@@ -1,2 +1,3 @@", " a", "+b", " c", ""].join("\n"));
+    expect(unifiedDiff("p.json", "{}", '{"a":1}')).toBe(
+      ["--- a/p.json", "+++ b/p.json", "@@ -1,1 +1,1 @@", "-{}", '+{"a":1}', ""].join("\n"),
+    );
+    expect(unifiedDiff("y", "a\nc", "a\nb\nc")).toBe(
+      ["--- a/y", "+++ b/y", "@@ -1,2 +1,3 @@", " a", "+b", " c", ""].join("\n"),
+    );
   });
 });

@@ -23,5 +23,9 @@ export function unifiedDiff(path: string, before: string, after: string): string
     ...a.slice(aEnd, aTo).map((l) => ` ${l}`),
   ];
   const range = (start: number, count: number) => `${count === 0 ? start : start + 1},${count}`;
-  return [`--- a/${path}`, `+++ b/${path}`, `@@ -${range(from, aTo - from)} +${range(from, bTo - from)} @@`, ...lines].join("\n") + "\n";
+  return (
+    [`--- a/${path}`, `+++ b/${path}`, `@@ -${range(from, aTo - from)} +${range(from, bTo - from)} @@`, ...lines].join(
+      "\n",
+    ) + "\n"
+  );
 }

@@ -15,19 +15,33 @@ import type { TVersion } from "./releases.contract";
  */
 export function toVersion(v: Version, qualified: boolean): TVersion {
   return {
-    id: v.id, workspace_id: v.workspaceId, product_id: v.productId, revision_id: v.revisionId, number: v.number, label: v.label,
-    contract_hash: v.contractHash, descriptor_hash: v.descriptorHash, qualification_id: v.qualificationId, qualified,
+    id: v.id,
+    workspace_id: v.workspaceId,
+    product_id: v.productId,
+    revision_id: v.revisionId,
+    number: v.number,
+    label: v.label,
+    contract_hash: v.contractHash,
+    descriptor_hash: v.descriptorHash,
+    qualification_id: v.qualificationId,
+    qualified,
     created_at: iso(v.createdAt),
   };
 }
 
-/** Whether the latest finished evaluation of each revision passed. */
+/**
+ * Whether the latest finished evaluation of each revision passed. Runs of one
+ * revision queue behind each other and so finish in creation order: "latest"
+ * is the last created among the finished ones, (created_at, id) as the
+ * worker's queue orders them, never a clock read by whichever replica
+ * finished it.
+ */
 export async function qualifiedRevisions(revisionIds: string[]): Promise<Set<string>> {
   if (!revisionIds.length) return new Set();
   // platform-scoped: by revision ids the callers read through their workspace's scopedDb (the release-window worker: of every workspace).
   const rows = await db().evaluation.findMany({
     where: { revisionId: { in: revisionIds }, status: { in: ["passed", "failed"] } },
-    orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     distinct: ["revisionId"],
     select: { revisionId: true, status: true },
   });
@@ -55,8 +69,15 @@ export async function cutVersion(
   const number = (last._max.number ?? 0) + 1;
   return tx.version.create({
     data: {
-      id: newId("ver"), workspaceId: ev.workspaceId, productId: ev.productId, revisionId: ev.revisionId, number, label: `v${number}`,
-      contractHash: rev.contractHash, descriptorHash: rev.descriptorHash, qualificationId: ev.id,
+      id: newId("ver"),
+      workspaceId: ev.workspaceId,
+      productId: ev.productId,
+      revisionId: ev.revisionId,
+      number,
+      label: `v${number}`,
+      contractHash: rev.contractHash,
+      descriptorHash: rev.descriptorHash,
+      qualificationId: ev.id,
     },
   });
 }
@@ -72,16 +93,27 @@ export async function getVersion(workspaceId: string, id: string): Promise<TVers
 }
 
 /** The versions of one revision: 404 when the revision is not the workspace's (as for one that does not exist). */
-export async function listRevisionVersions(workspaceId: string, revisionId: string, q: TListQuery): Promise<TPage<TVersion>> {
+export async function listRevisionVersions(
+  workspaceId: string,
+  revisionId: string,
+  q: TListQuery,
+): Promise<TPage<TVersion>> {
   await getOwnedRevision(workspaceId, revisionId);
   return listVersions(workspaceId, { ...q, revision_id: revisionId });
 }
 
-export async function listVersions(workspaceId: string, q: TListQuery & { revision_id?: string; product_id?: string }): Promise<TPage<TVersion>> {
+export async function listVersions(
+  workspaceId: string,
+  q: TListQuery & { revision_id?: string; product_id?: string },
+): Promise<TPage<TVersion>> {
   const args = keysetArgs(q);
   const rows = await scopedDb(workspaceId).version.findMany({
     ...args,
-    where: { ...args.where, ...(q.revision_id ? { revisionId: q.revision_id } : {}), ...(q.product_id ? { productId: q.product_id } : {}) },
+    where: {
+      ...args.where,
+      ...(q.revision_id ? { revisionId: q.revision_id } : {}),
+      ...(q.product_id ? { productId: q.product_id } : {}),
+    },
   });
   const qualified = await qualifiedRevisions(rows.map((r) => r.revisionId));
   return toPage(rows, q, (v) => toVersion(v, qualified.has(v.revisionId)));

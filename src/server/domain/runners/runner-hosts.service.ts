@@ -4,6 +4,7 @@ import { env } from "@/server/platform/env";
 import { onChange, signalChange } from "@/server/platform/change-signals";
 import { logger } from "@/server/platform/logger";
 import { runner } from "@/server/runtime";
+import { DEFAULT_PLAN_LIMITS } from "@/server/runtime/limits";
 import { gatewayKey, startGateway } from "@/server/runtime/runner-gateway";
 import { GONE_RUNNER, RemoteRunnerOps, type TRunnerOps } from "@/server/runtime/remote-runner";
 import type { TUpstream } from "@/server/runtime/surface-proxy";
@@ -16,12 +17,19 @@ import type { TRuntimeState } from "@/server/runtime";
  * lease every CAPSTAN_RUNNER_HEARTBEAT_MS. Deployments record the host they
  * were placed on (`deployments.runner_host`); any replica reaches them through
  * that host's endpoint, and a host whose lease lapses is lost: its
- * deployments fail with reason_code `runner_host_lost` (lapse.service.ts).
+ * deployments fail with reason_code `runner_host_lost` (deployments/host-lapse.service.ts).
  */
 type THostView = { endpoint: string; state: string } | null;
 const ENDPOINT_TTL_MS = 5_000;
 
-type TState = { endpoint: string; lastBeat: number; timer?: NodeJS.Timeout; started?: Promise<void>; hosts: Map<string, { at: number; value: THostView }> };
+type TState = {
+  endpoint: string;
+  sandbox?: string | null;
+  lastBeat: number;
+  timer?: NodeJS.Timeout;
+  started?: Promise<void>;
+  hosts: Map<string, { at: number; value: THostView }>;
+};
 const g = globalThis as unknown as { __capstanRunnerHost?: TState };
 const state: TState = (g.__capstanRunnerHost ??= { endpoint: "", lastBeat: 0, hosts: new Map() });
 onChange("runner-host", (id) => (id === null ? state.hosts.clear() : state.hosts.delete(id)));
@@ -40,12 +48,18 @@ export async function heartbeat(): Promise<void> {
   const e = env();
   const id = localHostId();
   const leaseSecs = e.CAPSTAN_RUNNER_LEASE_MS / 1000;
+  state.sandbox ??= await runner()
+    .isolation(DEFAULT_PLAN_LIMITS.free)
+    .then(
+      (i) => i.sandbox ?? "none",
+      () => null,
+    );
   const rows = await db().$queryRaw<{ was: string | null }[]>`
     WITH prev AS (SELECT state FROM runner_hosts WHERE id = ${id})
-    INSERT INTO runner_hosts (id, endpoint, capacity, state, pid, last_heartbeat_at, lease_expires_at)
-    VALUES (${id}, ${state.endpoint}, ${e.CAPSTAN_RUNNER_CAPACITY}, 'live', ${process.pid}, now(), now() + make_interval(secs => ${leaseSecs}))
+    INSERT INTO runner_hosts (id, endpoint, capacity, state, pid, last_heartbeat_at, lease_expires_at, sandbox)
+    VALUES (${id}, ${state.endpoint}, ${e.CAPSTAN_RUNNER_CAPACITY}, 'live', ${process.pid}, now(), now() + make_interval(secs => ${leaseSecs}), ${state.sandbox})
     ON CONFLICT (id) DO UPDATE SET endpoint = EXCLUDED.endpoint, capacity = EXCLUDED.capacity, state = 'live', lost_at = NULL, pid = EXCLUDED.pid,
-      last_heartbeat_at = now(), lease_expires_at = EXCLUDED.lease_expires_at, updated_at = now()
+      last_heartbeat_at = now(), lease_expires_at = EXCLUDED.lease_expires_at, updated_at = now(), sandbox = EXCLUDED.sandbox
     RETURNING (SELECT state FROM prev) AS was`;
   const was = rows[0]?.was ?? null;
   if (was !== "live") {
@@ -76,7 +90,9 @@ export function startRunnerRole(): Promise<void> {
     gw.server.unref();
     await heartbeat();
     state.timer = setInterval(() => {
-      heartbeat().catch((err: unknown) => logger.error("runner.heartbeat_failed", { runner_host: localHostId(), error: String(err) }));
+      heartbeat().catch((err: unknown) =>
+        logger.error("runner.heartbeat_failed", { runner_host: localHostId(), error: String(err) }),
+      );
     }, e.CAPSTAN_RUNNER_HEARTBEAT_MS);
     state.timer.unref();
     logger.info("runner.role_started", { runner_host: localHostId(), endpoint: state.endpoint });
@@ -106,7 +122,11 @@ export async function runnerFor(runnerHost: string | null): Promise<TRunnerOps> 
  * process's runner started it, else the gateway of the host recorded on the
  * deployment. Null when that host is lost or has no gateway.
  */
-export async function upstreamFor(dep: { id: string; runnerHost: string | null; runtime: unknown }): Promise<TUpstream | null> {
+export async function upstreamFor(dep: {
+  id: string;
+  runnerHost: string | null;
+  runtime: unknown;
+}): Promise<TUpstream | null> {
   const rt = dep.runtime as TRuntimeState | null;
   if (!rt) return null;
   if (!dep.runnerHost || dep.runnerHost === localHostId()) return { socketPath: rt.ingress_socket };
@@ -115,14 +135,35 @@ export async function upstreamFor(dep: { id: string; runnerHost: string | null; 
   return { origin: view.endpoint, deploymentId: dep.id, key: gatewayKey() };
 }
 
-export type TRunnerHostView = { id: string; endpoint: string; capacity: number; state: string; load: number; lease_expires_at: string; last_heartbeat_at: string };
+export type TRunnerHostView = {
+  id: string;
+  endpoint: string;
+  capacity: number;
+  state: string;
+  load: number;
+  lease_expires_at: string;
+  last_heartbeat_at: string;
+};
 
 /** Every registered host with its load (applying and active deployments), for operators and tests. */
 export async function listRunnerHosts(): Promise<TRunnerHostView[]> {
-  const rows = await db().$queryRaw<Array<{ id: string; endpoint: string; capacity: number; state: string; load: number; lease_expires_at: Date; last_heartbeat_at: Date }>>`
+  const rows = await db().$queryRaw<
+    Array<{
+      id: string;
+      endpoint: string;
+      capacity: number;
+      state: string;
+      load: number;
+      lease_expires_at: Date;
+      last_heartbeat_at: Date;
+    }>
+  >`
     SELECT h.id, h.endpoint, h.capacity, h.state, h.lease_expires_at, h.last_heartbeat_at,
       (SELECT count(*) FROM deployments d WHERE d.runner_host = h.id AND d.status IN ('applying', 'active'))::int AS load
       FROM runner_hosts h ORDER BY h.id`;
-  return rows.map((r) => ({ ...r, lease_expires_at: r.lease_expires_at.toISOString(), last_heartbeat_at: r.last_heartbeat_at.toISOString() }));
+  return rows.map((r) => ({
+    ...r,
+    lease_expires_at: r.lease_expires_at.toISOString(),
+    last_heartbeat_at: r.last_heartbeat_at.toISOString(),
+  }));
 }
-

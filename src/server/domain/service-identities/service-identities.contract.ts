@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { oneTimeSecret } from "@/server/platform/one-time-secret";
 import { egressAllowsPrivate, isPrivateHostLiteral } from "@/server/platform/egress";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { ZResourceName } from "@/server/platform/names";
@@ -37,7 +38,12 @@ export function allowInsecureIssuer(): boolean {
 }
 
 function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host.endsWith(".localhost") || (isIP(host) === 4 && host.startsWith("127.")) || host === "::1";
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    (isIP(host) === 4 && host.startsWith("127.")) ||
+    host === "::1"
+  );
 }
 
 /**
@@ -82,7 +88,11 @@ const zIssuer = z
 export const ZFederation = z
   .strictObject({
     issuer: zIssuer,
-    subject: z.string().min(1).max(255).describe("Exact `sub` claim of the external token (e.g. repo:acme/shop:ref:refs/heads/main)"),
+    subject: z
+      .string()
+      .min(1)
+      .max(255)
+      .describe("Exact `sub` claim of the external token (e.g. repo:acme/shop:ref:refs/heads/main)"),
     audience: z.string().min(1).max(255).describe("A value the external token's `aud` claim must contain"),
   })
   .meta({ id: "ServiceIdentityFederation" });
@@ -111,7 +121,10 @@ export const zPermissions = z
         const [capability, action, ...rest] = v.split(":");
         const actions = CAPABILITY_ACTIONS[capability ?? ""];
         if (!actions || rest.length || action === undefined) {
-          ctx.addIssue({ code: "custom", message: "must be <capability>:<action> or <capability>:*, e.g. data.kv:get" });
+          ctx.addIssue({
+            code: "custom",
+            message: "must be <capability>:<action> or <capability>:*, e.g. data.kv:get",
+          });
         } else if (action !== "*" && !actions.includes(action)) {
           ctx.addIssue({ code: "custom", message: `${capability} has no action ${action} (${actions.join(", ")})` });
         }
@@ -126,7 +139,9 @@ export const zPermissions = z
       seen.add(p);
     });
   })
-  .describe("Bridge permissions (`<capability>:<action>` or `<capability>:*`); omit to allow every action of the contract");
+  .describe(
+    "Bridge permissions (`<capability>:<action>` or `<capability>:*`); omit to allow every action of the contract",
+  );
 
 /** Whether `permissions` (null = unrestricted) allow this capability action. */
 export function permits(permissions: readonly string[] | null, capability: string, action: string): boolean {
@@ -140,8 +155,13 @@ const zName = ZResourceName;
 export const ZWorkspaceServiceIdentityRequest = z
   .strictObject({
     name: zName,
-    product_id: zId("prod").describe("A product of this workspace; the Bridge checks the contract of its active revision"),
-    environment_type: z.enum(SERVICE_IDENTITY_ENVIRONMENTS).optional().describe("Limit the identity to one environment type"),
+    product_id: zId("prod").describe(
+      "A product of this workspace; the Bridge checks the contract of its active revision",
+    ),
+    environment_type: z
+      .enum(SERVICE_IDENTITY_ENVIRONMENTS)
+      .optional()
+      .describe("Limit the identity to one environment type"),
     federation: ZFederation.optional(),
     permissions: zPermissions.optional(),
   })
@@ -173,14 +193,19 @@ export const ZServiceIdentity = z
       .object({ issuer: z.string(), subject: z.string(), audience: z.string() })
       .nullable()
       .describe("OIDC federation for RFC 8693 token exchange, or null"),
-    permissions: z.array(z.string()).nullable().describe("Bridge permissions, or null: every action of the product's contract"),
+    permissions: z
+      .array(z.string())
+      .nullable()
+      .describe("Bridge permissions, or null: every action of the product's contract"),
     client_id: zId("svc").describe("The OAuth client_id: equal to id"),
     status: z.enum(SERVICE_IDENTITY_STATUSES),
     secret_rotated_at: z.string().nullable(),
     previous_secret_expires_at: z
       .string()
       .nullable()
-      .describe("While the secret before the last rotation still works at the token endpoint: when it stops (see previous_secret_expires_in of :rotate-secret). Null when only the current secret works."),
+      .describe(
+        "While the secret before the last rotation still works at the token endpoint: when it stops (see previous_secret_expires_in of :rotate-secret). Null when only the current secret works.",
+      ),
     revoked_at: z.string().nullable(),
     last_token_at: z.string().nullable().describe("When a token was last issued to this identity"),
     created_at: z.string(),
@@ -191,10 +216,10 @@ export type TServiceIdentity = z.infer<typeof ZServiceIdentity>;
 
 /** Create and rotate-secret responses: the metadata plus the secret, shown once (omitted from idempotent replays). */
 export const ZServiceIdentityCreated = ZServiceIdentity.extend({
-  client_secret: z
-    .string()
-    .optional()
-    .describe("cssec_ + 32 random bytes (base64url). Shown only in this response; use it with client_id at POST /v1/oauth/token. Absent when the request is an idempotent replay (Idempotent-Replayed: true): the secret is never stored in a replayable form."),
+  client_secret: oneTimeSecret(
+    z.string(),
+    "cssec_ + 32 random bytes (base64url); use it with client_id at POST /v1/oauth/token.",
+  ),
 }).meta({ id: "ServiceIdentityCreated" });
 export type TServiceIdentityCreated = z.infer<typeof ZServiceIdentityCreated>;
 
@@ -212,6 +237,8 @@ export const ZRotateSecretRequest = z
       .min(0)
       .max(7 * 24 * 3600)
       .optional()
-      .describe("Seconds the previous client secret keeps working at the token endpoint (0..604800, default 0: it stops at once, and so do bridge tokens obtained with it). Until then both secrets get tokens; tokens obtained with the previous secret live until their own exp unless it is revoked early with :revoke-previous-secret."),
+      .describe(
+        "Seconds the previous client secret keeps working at the token endpoint (0..604800, default 0: it stops at once, and so do bridge tokens obtained with it). Until then both secrets get tokens; tokens obtained with the previous secret live until their own exp unless it is revoked early with :revoke-previous-secret.",
+      ),
   })
   .meta({ id: "ServiceIdentityRotateSecretRequest" });

@@ -11,10 +11,13 @@ import { emitEvent } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso, isoOrNull } from "@/server/platform/time";
 import {
-  CLIENT_SECRET_PREFIX, type TFederation, type TServiceIdentity, type TServiceIdentityKind,
+  CLIENT_SECRET_PREFIX,
+  type TFederation,
+  type TServiceIdentity,
+  type TServiceIdentityKind,
   type TServiceIdentityRequest,
 } from "./service-identities.contract";
-import { forgetBridgeIdentity } from "./token.service";
+import { forgetBridgeIdentity } from "./bridge-token.service";
 
 /**
  * Service identities of a workspace (kind `workspace`) or of the platform
@@ -36,7 +39,10 @@ type TRow = Omit<ServiceIdentity, "secretHash" | "previousSecretHash">;
 export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 24 * 3600;
 
 /** True while the secret before the last rotation is still accepted at the token endpoint. */
-export function previousSecretInEffect(r: Pick<ServiceIdentity, "previousSecretExpiresAt" | "previousSecretRevokedAt">, now = Date.now()): boolean {
+export function previousSecretInEffect(
+  r: Pick<ServiceIdentity, "previousSecretExpiresAt" | "previousSecretRevokedAt">,
+  now = Date.now(),
+): boolean {
   return Boolean(r.previousSecretExpiresAt && !r.previousSecretRevokedAt && r.previousSecretExpiresAt.getTime() > now);
 }
 
@@ -69,19 +75,34 @@ async function record(
   tx: TTx,
   caller: TCaller,
   row: TRow,
-  action: "service_identity.created" | "service_identity.revoked" | "service_identity.secret_rotated" | "service_identity.renamed",
+  action:
+    | "service_identity.created"
+    | "service_identity.revoked"
+    | "service_identity.secret_rotated"
+    | "service_identity.renamed",
   details: Record<string, unknown> = {},
 ): Promise<void> {
   await writeAudit(tx, {
-    workspaceId: row.workspaceId, actor: { kind: "user", id: caller.userId }, action,
-    target: { kind: "service_identity", id: row.id }, correlationId: caller.correlationId,
+    workspaceId: row.workspaceId,
+    actor: { kind: "user", id: caller.userId },
+    action,
+    target: { kind: "service_identity", id: row.id },
+    correlationId: caller.correlationId,
     details: { kind: row.kind, name: row.name, ...details },
   });
   await emitEvent(tx, {
-    workspaceId: row.workspaceId, type: "service_identity.changed", correlationId: caller.correlationId, subject: row.id,
+    workspaceId: row.workspaceId,
+    type: "service_identity.changed",
+    correlationId: caller.correlationId,
+    subject: row.id,
     data: {
-      change: action.slice("service_identity.".length), service_identity_id: row.id, workspace_id: row.workspaceId,
-      kind: row.kind, status: row.status, product_id: row.productId, environment_type: row.environmentType,
+      change: action.slice("service_identity.".length),
+      service_identity_id: row.id,
+      workspace_id: row.workspaceId,
+      kind: row.kind,
+      status: row.status,
+      product_id: row.productId,
+      environment_type: row.environmentType,
     },
   });
 }
@@ -92,7 +113,10 @@ export async function createServiceIdentity(
   input: TServiceIdentityRequest,
 ): Promise<TServiceIdentity & { client_secret: string }> {
   if (input.product_id) {
-    const product = await scopedDb(scope.workspaceId).product.findUnique({ where: { id: input.product_id }, select: { id: true } });
+    const product = await scopedDb(scope.workspaceId).product.findUnique({
+      where: { id: input.product_id },
+      select: { id: true },
+    });
     if (!product) {
       const message = `is not a product of workspace ${scope.workspaceId}`;
       throw new AppError("validation_failed", `product_id ${message}`, { errors: [{ path: "/product_id", message }] });
@@ -104,24 +128,35 @@ export async function createServiceIdentity(
     ? { issuer: input.federation.issuer, subject: input.federation.subject, audience: input.federation.audience }
     : null;
   const name = input.name.trim();
-  const row = await scopedDb(scope.workspaceId).$transaction(async (tx) => {
-    await assertNameFree(tx, "service_identities", scope.workspaceId, name);
-    const created = await tx.serviceIdentity.create({
-      data: {
-        id, workspaceId: scope.workspaceId, kind: scope.kind, name, productId: input.product_id ?? null,
-        environmentType: input.environment_type ?? null, federation: federation ?? undefined,
-        permissions: input.permissions ?? undefined,
-        secretHash: sha256Hex(secret), status: "active", createdBy: caller.userId,
-      },
+  const row = await scopedDb(scope.workspaceId)
+    .$transaction(async (tx) => {
+      await assertNameFree(tx, "service_identities", scope.workspaceId, name);
+      const created = await tx.serviceIdentity.create({
+        data: {
+          id,
+          workspaceId: scope.workspaceId,
+          kind: scope.kind,
+          name,
+          productId: input.product_id ?? null,
+          environmentType: input.environment_type ?? null,
+          federation: federation ?? undefined,
+          permissions: input.permissions ?? undefined,
+          secretHash: sha256Hex(secret),
+          status: "active",
+          createdBy: caller.userId,
+        },
+      });
+      await record(tx, caller, created, "service_identity.created", {
+        product_id: created.productId,
+        environment_type: created.environmentType,
+        federation,
+        permissions: input.permissions ?? null,
+      });
+      return created;
+    })
+    .catch((err: unknown) => {
+      throw isNameRace(err) ? nameTaken("service_identities", name) : err;
     });
-    await record(tx, caller, created, "service_identity.created", {
-      product_id: created.productId, environment_type: created.environmentType, federation,
-      permissions: input.permissions ?? null,
-    });
-    return created;
-  }).catch((err: unknown) => {
-    throw isNameRace(err) ? nameTaken("service_identities", name) : err;
-  });
   return { ...toServiceIdentity(row), client_secret: secret };
 }
 
@@ -129,18 +164,25 @@ export async function createServiceIdentity(
  * PATCH: a new name, unique among the workspace's identities not revoked,
  * ignoring case (409 name_taken). Same name: unchanged, no audit.
  */
-export async function renameServiceIdentity(caller: TCaller, scope: TScope, id: string, rawName: string): Promise<TServiceIdentity> {
+export async function renameServiceIdentity(
+  caller: TCaller,
+  scope: TScope,
+  id: string,
+  rawName: string,
+): Promise<TServiceIdentity> {
   const name = rawName.trim();
-  const row = await scopedDb(scope.workspaceId).$transaction(async (tx) => {
-    const before = await findOwned(scope, id, tx);
-    if (before.name === name) return before;
-    if (before.status !== "revoked") await assertNameFree(tx, "service_identities", scope.workspaceId, name, id);
-    const current = await tx.serviceIdentity.update({ where: { id }, data: { name, updatedAt: new Date() } });
-    await record(tx, caller, current, "service_identity.renamed", { from: before.name });
-    return current;
-  }).catch((err: unknown) => {
-    throw isNameRace(err) ? nameTaken("service_identities", name) : err;
-  });
+  const row = await scopedDb(scope.workspaceId)
+    .$transaction(async (tx) => {
+      const before = await findOwned(scope, id, tx);
+      if (before.name === name) return before;
+      if (before.status !== "revoked") await assertNameFree(tx, "service_identities", scope.workspaceId, name, id);
+      const current = await tx.serviceIdentity.update({ where: { id }, data: { name, updatedAt: new Date() } });
+      await record(tx, caller, current, "service_identity.renamed", { from: before.name });
+      return current;
+    })
+    .catch((err: unknown) => {
+      throw isNameRace(err) ? nameTaken("service_identities", name) : err;
+    });
   return toServiceIdentity(row);
 }
 
@@ -197,13 +239,16 @@ export async function rotateServiceIdentitySecret(
   const keepFor = opts.previousSecretExpiresIn ?? 0;
   if (!Number.isInteger(keepFor) || keepFor < 0 || keepFor > MAX_PREVIOUS_SECRET_SECONDS) {
     const message = `must be an integer from 0 to ${MAX_PREVIOUS_SECRET_SECONDS} seconds`;
-    throw new AppError("validation_failed", `previous_secret_expires_in ${message}`, { errors: [{ path: "/previous_secret_expires_in", message }] });
+    throw new AppError("validation_failed", `previous_secret_expires_in ${message}`, {
+      errors: [{ path: "/previous_secret_expires_in", message }],
+    });
   }
   const secret = newClientSecret();
   const row = await scopedDb(scope.workspaceId).$transaction(async (tx) => {
     await findOwned(scope, id, tx);
     const before = await tx.serviceIdentity.findUniqueOrThrow({ where: { id }, omit: { secretHash: false } });
-    if (before.status !== "active") throw conflict(`Service identity ${id} is revoked; its secret cannot be rotated`, "service_identity_revoked");
+    if (before.status !== "active")
+      throw conflict(`Service identity ${id} is revoked; its secret cannot be rotated`, "service_identity_revoked");
     const now = new Date();
     if (previousSecretInEffect(before, now.getTime())) {
       throw conflict(
@@ -215,17 +260,25 @@ export async function rotateServiceIdentitySecret(
     const changed = await tx.serviceIdentity.updateMany({
       where: { id, status: "active", secretHash: before.secretHash },
       data: {
-        secretHash: sha256Hex(secret), secretRotatedAt: now, updatedAt: now,
+        secretHash: sha256Hex(secret),
+        secretRotatedAt: now,
+        updatedAt: now,
         previousSecretHash: keep ? before.secretHash : null,
         previousSecretRotatedAt: keep ? before.secretRotatedAt : null,
         previousSecretExpiresAt: keep ? new Date(now.getTime() + keepFor * 1000) : null,
         previousSecretRevokedAt: null,
       },
     });
-    if (changed.count !== 1) throw conflict(`Service identity ${id} was rotated concurrently; this rotation was not applied`, "secret_rotation_in_progress");
+    if (changed.count !== 1)
+      throw conflict(
+        `Service identity ${id} was rotated concurrently; this rotation was not applied`,
+        "secret_rotation_in_progress",
+      );
     const current = await findOwned(scope, id, tx);
     await record(tx, caller, current, "service_identity.secret_rotated", {
-      step: "rotated", previous_secret_expires_in: keepFor, previous_secret_expires_at: isoOrNull(current.previousSecretExpiresAt),
+      step: "rotated",
+      previous_secret_expires_in: keepFor,
+      previous_secret_expires_at: isoOrNull(current.previousSecretExpiresAt),
     });
     return current;
   });
@@ -238,7 +291,11 @@ export async function rotateServiceIdentitySecret(
  * and bridge tokens obtained with it stop working (within 5 s elsewhere).
  * Idempotent: with no previous secret in effect the identity is returned unchanged.
  */
-export async function revokePreviousServiceIdentitySecret(caller: TCaller, scope: TScope, id: string): Promise<TServiceIdentity> {
+export async function revokePreviousServiceIdentitySecret(
+  caller: TCaller,
+  scope: TScope,
+  id: string,
+): Promise<TServiceIdentity> {
   const row = await scopedDb(scope.workspaceId).$transaction(async (tx) => {
     const before = await findOwned(scope, id, tx);
     const now = new Date();
@@ -250,7 +307,8 @@ export async function revokePreviousServiceIdentitySecret(caller: TCaller, scope
     const current = await findOwned(scope, id, tx);
     if (changed.count === 1) {
       await record(tx, caller, current, "service_identity.secret_rotated", {
-        step: "previous_secret_revoked", previous_secret_expires_at: iso(before.previousSecretExpiresAt),
+        step: "previous_secret_revoked",
+        previous_secret_expires_at: iso(before.previousSecretExpiresAt),
         was_in_effect: before.previousSecretExpiresAt.getTime() > now.getTime(),
       });
     }

@@ -1,12 +1,19 @@
-import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JSONWebKeySet } from "jose";
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  jwtVerify,
+  type JSONWebKeySet,
+} from "jose";
 import { db } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { egressBlocked, egressFetch, type TEgressResponse } from "@/server/platform/egress";
 import { sha256Hex, safeEqual } from "@/server/platform/crypto";
 import { isId, newId } from "@/server/platform/ids";
-import { invalidToken, issuer as ownIssuer, signToken, verifyToken } from "@/server/platform/jwt";
+import { issuer as ownIssuer, signToken } from "@/server/domain/signing-keys/jwt.service";
 import type { TFederation } from "./service-identities.contract";
-import { onChange, signalChange } from "@/server/platform/change-signals";
+import { generation, resetBridgeIdentityCache, type TIdentityRow } from "./bridge-token.service";
 
 /**
  * OAuth 2.0 token issuance for service identities (POST /v1/oauth/token) and
@@ -32,9 +39,11 @@ export const BRIDGE_TOKEN_TTL_SECONDS = 600;
 export const BRIDGE_SCOPE = "bridge";
 export const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
 export const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
-export const SUBJECT_TOKEN_TYPES = ["urn:ietf:params:oauth:token-type:jwt", "urn:ietf:params:oauth:token-type:id_token"];
+export const SUBJECT_TOKEN_TYPES = [
+  "urn:ietf:params:oauth:token-type:jwt",
+  "urn:ietf:params:oauth:token-type:id_token",
+];
 /** How long a revocation may take to reach authenticateBridgeToken in another process. */
-export const REVOCATION_CACHE_MS = 5_000;
 const DISCOVERY_TTL_MS = 10 * 60_000;
 const JWKS_REFRESH_MIN_MS = 60_000;
 const FETCH_TIMEOUT_MS = 5_000;
@@ -43,12 +52,20 @@ const CLOCK_TOLERANCE_S = 60;
 const EXTERNAL_ALGS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 
 export type TOAuthErrorCode =
-  | "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_target";
+  | "invalid_request"
+  | "invalid_client"
+  | "invalid_grant"
+  | "unauthorized_client"
+  | "unsupported_grant_type"
+  | "invalid_target";
 
 /** An RFC 6749 5.2 error. invalid_client is 401, the rest 400. */
 export class OAuthError extends Error {
   readonly status: number;
-  constructor(readonly error: TOAuthErrorCode, readonly description: string) {
+  constructor(
+    readonly error: TOAuthErrorCode,
+    readonly description: string,
+  ) {
     super(description);
     this.name = "OAuthError";
     this.status = error === "invalid_client" ? 401 : 400;
@@ -63,15 +80,6 @@ export type TTokenResponse = {
   issued_token_type?: string;
 };
 
-type TIdentityRow = {
-  id: string; workspaceId: string; kind: string; productId: string | null; environmentType: string | null;
-  federation: unknown; status: string; secretRotatedAt: Date | null; permissions?: unknown;
-  previousSecretRotatedAt: Date | null; previousSecretExpiresAt: Date | null; previousSecretRevokedAt: Date | null;
-};
-
-/** The `srot` of tokens obtained with a secret: that secret's rotation time in epoch ms (0: the original secret). */
-const generation = (rotatedAt: Date | null) => rotatedAt?.getTime() ?? 0;
-
 const unknownClient = () => new OAuthError("invalid_client", "client authentication failed: unknown client");
 
 async function findClient(
@@ -80,10 +88,17 @@ async function findClient(
 ): Promise<(TIdentityRow & { secretHash?: string; previousSecretHash?: string | null }) | null> {
   if (!isId("svc", clientId)) return null;
   // platform-scoped: the OAuth client id is globally unique and names no workspace before it is found.
-  return db().serviceIdentity.findUnique({ where: { id: clientId }, omit: { secretHash: !withSecret, previousSecretHash: !withSecret } });
+  return db().serviceIdentity.findUnique({
+    where: { id: clientId },
+    omit: { secretHash: !withSecret, previousSecretHash: !withSecret },
+  });
 }
 
-async function issueBridgeToken(row: TIdentityRow, claims: Record<string, unknown>, exchange: boolean): Promise<TTokenResponse> {
+async function issueBridgeToken(
+  row: TIdentityRow,
+  claims: Record<string, unknown>,
+  exchange: boolean,
+): Promise<TTokenResponse> {
   const { token } = await signToken({
     audience: "bridge",
     subject: row.id,
@@ -93,7 +108,10 @@ async function issueBridgeToken(row: TIdentityRow, claims: Record<string, unknow
   });
   await scopedDb(row.workspaceId).serviceIdentity.update({ where: { id: row.id }, data: { lastTokenAt: new Date() } });
   return {
-    access_token: token, token_type: "Bearer", expires_in: BRIDGE_TOKEN_TTL_SECONDS, scope: BRIDGE_SCOPE,
+    access_token: token,
+    token_type: "Bearer",
+    expires_in: BRIDGE_TOKEN_TTL_SECONDS,
+    scope: BRIDGE_SCOPE,
     ...(exchange ? { issued_token_type: ACCESS_TOKEN_TYPE } : {}),
   };
 }
@@ -105,14 +123,22 @@ export async function clientCredentialsGrant(clientId: string, clientSecret: str
   const presented = sha256Hex(clientSecret);
   const current = safeEqual(presented, row.secretHash);
   // During a rotation's overlap the previous secret works too (until previous_secret_expires_at).
-  const previousValid = Boolean(row.previousSecretHash && row.previousSecretExpiresAt && !row.previousSecretRevokedAt
-    && row.previousSecretExpiresAt.getTime() > Date.now());
+  const previousValid = Boolean(
+    row.previousSecretHash &&
+    row.previousSecretExpiresAt &&
+    !row.previousSecretRevokedAt &&
+    row.previousSecretExpiresAt.getTime() > Date.now(),
+  );
   const previous = previousValid && safeEqual(presented, row.previousSecretHash!);
   if (!current && !previous) {
     throw new OAuthError("invalid_client", "client authentication failed: secret mismatch");
   }
   if (row.status !== "active") throw new OAuthError("invalid_client", "client is revoked");
-  return issueBridgeToken(row, { srot: generation(current ? row.secretRotatedAt : row.previousSecretRotatedAt) }, false);
+  return issueBridgeToken(
+    row,
+    { srot: generation(current ? row.secretRotatedAt : row.previousSecretRotatedAt) },
+    false,
+  );
 }
 
 /** RFC 8693 with an external OIDC JWT as subject token; the federation on the identity authenticates the client. */
@@ -121,7 +147,11 @@ export async function tokenExchangeGrant(clientId: string, subjectToken: string)
   if (!row) throw unknownClient();
   if (row.status !== "active") throw new OAuthError("invalid_client", "client is revoked");
   const fed = row.federation as TFederation | null;
-  if (!fed) throw new OAuthError("unauthorized_client", "client has no federation: token exchange is not enabled for this identity");
+  if (!fed)
+    throw new OAuthError(
+      "unauthorized_client",
+      "client has no federation: token exchange is not enabled for this identity",
+    );
 
   let iss: unknown;
   try {
@@ -131,11 +161,14 @@ export async function tokenExchangeGrant(clientId: string, subjectToken: string)
     throw grant("subject token is not a well-formed JWT");
   }
   // Before any fetch: only registered issuers are ever contacted.
-  if (iss !== fed.issuer) throw grant(`issuer check failed: expected ${JSON.stringify(fed.issuer)}, got ${JSON.stringify(iss ?? null)}`);
+  if (iss !== fed.issuer)
+    throw grant(`issuer check failed: expected ${JSON.stringify(fed.issuer)}, got ${JSON.stringify(iss ?? null)}`);
 
   const payload = await verifyExternal(subjectToken, fed);
   if (payload.sub !== fed.subject) {
-    throw grant(`subject check failed: expected ${JSON.stringify(fed.subject)}, got ${JSON.stringify(payload.sub ?? null)}`);
+    throw grant(
+      `subject check failed: expected ${JSON.stringify(fed.subject)}, got ${JSON.stringify(payload.sub ?? null)}`,
+    );
   }
   return issueBridgeToken(row, { fed_sub: payload.sub }, true);
 }
@@ -150,24 +183,27 @@ type TIssuerKeys = { keySet: ReturnType<typeof createLocalJWKSet>; fetchedAt: nu
 type TCaches = {
   issuers: Map<string, TIssuerKeys>;
   inflight: Map<string, Promise<TIssuerKeys>>;
-  bridge: Map<string, { at: number; row: TIdentityRow | null }>;
 };
 // On globalThis: Next.js bundles route handlers separately, and a revocation
 // seen by the REST route must reach the Bridge route's cache in this process.
 const g = globalThis as unknown as { __capstanTokenCaches?: TCaches };
-const caches: TCaches = (g.__capstanTokenCaches ??= { issuers: new Map(), inflight: new Map(), bridge: new Map() });
+const caches: TCaches = (g.__capstanTokenCaches ??= { issuers: new Map(), inflight: new Map() });
 
 /** Tests: forget cached discovery documents, JWKS and revocation checks. */
 export function resetTokenCaches(): void {
   caches.issuers.clear();
   caches.inflight.clear();
-  caches.bridge.clear();
+  resetBridgeIdentityCache();
 }
 
 async function fetchJson(url: string, what: string): Promise<Record<string, unknown>> {
   let res: TEgressResponse;
   try {
-    res = await egressFetch("oidc", url, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: "application/json" } });
+    res = await egressFetch("oidc", url, {
+      redirect: "manual",
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      headers: { accept: "application/json" },
+    });
   } catch (err) {
     const blocked = egressBlocked(err);
     if (blocked) throw grant(`discovery failed: ${blocked.message} (${url})`);
@@ -203,14 +239,16 @@ async function fetchJson(url: string, what: string): Promise<Record<string, unkn
 async function loadIssuerKeys(issuer: string): Promise<TIssuerKeys> {
   const base = issuer.replace(/\/$/, "");
   const doc = await fetchJson(`${base}/.well-known/openid-configuration`, "the discovery document");
-  if (doc.issuer !== issuer) throw grant(`discovery failed: the discovery document names issuer ${JSON.stringify(doc.issuer ?? null)}`);
+  if (doc.issuer !== issuer)
+    throw grant(`discovery failed: the discovery document names issuer ${JSON.stringify(doc.issuer ?? null)}`);
   let jwksUri: URL;
   try {
     jwksUri = new URL(String(doc.jwks_uri));
   } catch {
     throw grant("discovery failed: the discovery document has no valid jwks_uri");
   }
-  if (jwksUri.origin !== new URL(issuer).origin) throw grant("discovery failed: jwks_uri is not on the issuer's origin");
+  if (jwksUri.origin !== new URL(issuer).origin)
+    throw grant("discovery failed: jwks_uri is not on the issuer's origin");
   const jwks = await fetchJson(jwksUri.toString(), "the JWKS");
   if (!Array.isArray(jwks.keys)) throw grant("discovery failed: the JWKS has no keys array");
   let keySet: TIssuerKeys["keySet"];
@@ -239,7 +277,10 @@ async function issuerKeys(issuer: string, refresh: boolean): Promise<TIssuerKeys
 
 async function verifyExternal(token: string, fed: TFederation): Promise<{ sub?: string }> {
   const opts = {
-    issuer: fed.issuer, audience: fed.audience, clockTolerance: CLOCK_TOLERANCE_S, algorithms: EXTERNAL_ALGS,
+    issuer: fed.issuer,
+    audience: fed.audience,
+    clockTolerance: CLOCK_TOLERANCE_S,
+    algorithms: EXTERNAL_ALGS,
     requiredClaims: ["exp", "sub"],
   };
   let keys = await issuerKeys(fed.issuer, false);
@@ -260,9 +301,11 @@ async function verifyExternal(token: string, fed: TFederation): Promise<{ sub?: 
 
 function externalError(err: unknown, token: string, fed: TFederation): OAuthError {
   if (err instanceof OAuthError) return err;
-  if (err instanceof joseErrors.JWTExpired) return grant(`expiry check failed: token expired (clock tolerance ${CLOCK_TOLERANCE_S} s)`);
+  if (err instanceof joseErrors.JWTExpired)
+    return grant(`expiry check failed: token expired (clock tolerance ${CLOCK_TOLERANCE_S} s)`);
   if (err instanceof joseErrors.JWTClaimValidationFailed) {
-    if (err.claim === "aud") return grant(`audience check failed: expected the aud claim to contain ${JSON.stringify(fed.audience)}`);
+    if (err.claim === "aud")
+      return grant(`audience check failed: expected the aud claim to contain ${JSON.stringify(fed.audience)}`);
     if (err.claim === "nbf") return grant("not-before check failed: token is not yet valid");
     if (err.claim === "iss") return grant(`issuer check failed: expected ${JSON.stringify(fed.issuer)}`);
     return grant(`claims check failed: ${err.claim} (${err.reason})`);
@@ -278,85 +321,10 @@ function externalError(err: unknown, token: string, fed: TFederation): OAuthErro
   }
   if (err instanceof joseErrors.JWSSignatureVerificationFailed) return grant("signature check failed");
   if (err instanceof joseErrors.JOSEAlgNotAllowed) return grant("signature check failed: algorithm not allowed");
-  if (err instanceof joseErrors.JWKSMultipleMatchingKeys) return grant("signature check failed: several keys match; the token needs a kid");
+  if (err instanceof joseErrors.JWKSMultipleMatchingKeys)
+    return grant("signature check failed: several keys match; the token needs a kid");
   if (err instanceof joseErrors.JOSENotSupported) return grant("signature check failed: unsupported key or algorithm");
   return grant("subject token is not a well-formed JWT");
-}
-
-// ---------------------------------------------------------------------------
-// The Bridge's check of a bridge token
-// ---------------------------------------------------------------------------
-
-export type TBridgeCaller = {
-  serviceIdentityId: string;
-  workspaceId: string;
-  productId: string | null;
-  environmentType: string | null;
-  kind: "workspace" | "platform";
-  /** The external subject when the token came from a token exchange. */
-  federatedSubject: string | null;
-  tokenId: string;
-  /** Bridge permissions of the identity (null: every action of the contract). */
-  permissions: string[] | null;
-};
-
-/**
- * Drops the cached revocation state of an identity (called on revoke, delete
- * and rotate): at once in this process, within the NOTIFY delay in every other.
- */
-export function forgetBridgeIdentity(id: string): void {
-  signalChange("service-identity", id);
-}
-onChange("service-identity", (id) => (id === null ? caches.bridge.clear() : caches.bridge.delete(id)));
-
-async function bridgeIdentity(id: string): Promise<TIdentityRow | null> {
-  const hit = caches.bridge.get(id);
-  if (hit && Date.now() - hit.at < REVOCATION_CACHE_MS) return hit.row;
-  // platform-scoped: a Bridge token's subject, by id (the token names its workspace, checked by the caller).
-  const row = await db().serviceIdentity.findUnique({
-    where: { id },
-    select: {
-      id: true, workspaceId: true, kind: true, productId: true, environmentType: true, federation: true, status: true,
-      secretRotatedAt: true, permissions: true, previousSecretRotatedAt: true, previousSecretExpiresAt: true,
-      previousSecretRevokedAt: true,
-    },
-  });
-  if (caches.bridge.size > 10_000) caches.bridge.clear();
-  caches.bridge.set(id, { at: Date.now(), row });
-  return row;
-}
-
-/**
- * Verifies a bridge token (signature, issuer, audience `bridge`, expiry) and
- * that its identity is still active. The identity lookup is cached in-process
- * for at most REVOCATION_CACHE_MS (5 s), so a revocation (or a secret
- * rotation, for client_credentials tokens) takes effect everywhere within 5 s,
- * and at once in the process that performed it. Throws invalidToken (401).
- */
-export async function authenticateBridgeToken(token: string): Promise<TBridgeCaller> {
-  const claims = await verifyToken(token, "bridge");
-  if (!isId("svc", claims.sub)) throw invalidToken("claims check failed: sub is not a service identity");
-  const row = await bridgeIdentity(claims.sub);
-  if (!row) throw invalidToken("revocation check failed: the service identity no longer exists");
-  if (row.status !== "active") throw invalidToken("revocation check failed: the service identity has been revoked");
-  if (typeof claims.srot === "number" && claims.srot !== generation(row.secretRotatedAt)) {
-    // A token obtained with the previous secret of an overlapping rotation lives until its own exp,
-    // unless that secret was revoked early (or a later rotation replaced it).
-    const previousKept = row.previousSecretExpiresAt !== null && row.previousSecretRevokedAt === null;
-    if (!previousKept || claims.srot !== generation(row.previousSecretRotatedAt)) {
-      throw invalidToken("revocation check failed: the client secret was rotated after this token was issued");
-    }
-  }
-  return {
-    serviceIdentityId: row.id,
-    workspaceId: row.workspaceId,
-    productId: row.productId,
-    environmentType: row.environmentType,
-    kind: row.kind as TBridgeCaller["kind"],
-    federatedSubject: typeof claims.fed_sub === "string" ? claims.fed_sub : null,
-    tokenId: claims.jti,
-    permissions: (row.permissions as string[] | null | undefined) ?? null,
-  };
 }
 
 /** Accepted `audience` / `resource` parameters (RFC 8693 / RFC 8707): this service only. */

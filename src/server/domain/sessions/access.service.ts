@@ -8,7 +8,7 @@ import { newId } from "@/server/platform/ids";
 import { emitEvent } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
-import type { TRole } from "@/server/domain/identity/access.service";
+import type { TRole } from "@/server/domain/identity/workspace-access.service";
 import type { TAccess, TSession } from "./sessions.contract";
 
 /**
@@ -26,23 +26,45 @@ export type TCaller = { userId: string; correlationId: string };
 
 export function toAccess(a: Access, reused = false): TAccess {
   return {
-    id: a.id, workspace_id: a.workspaceId, account_id: a.accountId, product_id: a.productId, surface_id: a.surfaceId,
-    deployment_id: a.deploymentId, access_entry: "direct_surface", entitlement_source: "direct", expires_at: iso(a.expiresAt),
-    reused_existing_access: reused, ...(a.sessionId ? { session_id: a.sessionId } : {}),
-    revoked_at: a.revokedAt ? iso(a.revokedAt) : null, created_at: iso(a.createdAt), updated_at: iso(a.updatedAt),
+    id: a.id,
+    workspace_id: a.workspaceId,
+    account_id: a.accountId,
+    product_id: a.productId,
+    surface_id: a.surfaceId,
+    deployment_id: a.deploymentId,
+    access_entry: "direct_surface",
+    entitlement_source: "direct",
+    expires_at: iso(a.expiresAt),
+    reused_existing_access: reused,
+    ...(a.sessionId ? { session_id: a.sessionId } : {}),
+    revoked_at: a.revokedAt ? iso(a.revokedAt) : null,
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
   };
 }
 
 export function toSession(s: Session): TSession {
   return {
-    id: s.id, workspace_id: s.workspaceId, product_id: s.productId, surface_id: s.surfaceId, account_id: s.accountId,
-    access_id: s.accessId, environment_id: s.environmentId, state: s.state as TSession["state"],
-    closed_at: s.closedAt ? iso(s.closedAt) : null, closed_reason: s.closedReason, created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
+    id: s.id,
+    workspace_id: s.workspaceId,
+    product_id: s.productId,
+    surface_id: s.surfaceId,
+    account_id: s.accountId,
+    access_id: s.accessId,
+    environment_id: s.environmentId,
+    state: s.state as TSession["state"],
+    closed_at: s.closedAt ? iso(s.closedAt) : null,
+    closed_reason: s.closedReason,
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
   };
 }
 
 export async function roleIn(workspaceId: string, userId: string): Promise<TRole | null> {
-  const m = await scopedDb(workspaceId).membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, select: { role: true } });
+  const m = await scopedDb(workspaceId).membership.findUnique({
+    where: { workspaceId_userId: { workspaceId, userId } },
+    select: { role: true },
+  });
   return (m?.role as TRole | undefined) ?? null;
 }
 
@@ -53,7 +75,14 @@ export async function qualifyAccess(caller: TCaller, surfaceId: string): Promise
   if (!srf) throw notFound(`Surface ${surfaceId}`);
   const actor = { kind: "user" as const, id: caller.userId };
   const deny = async (reason: string) =>
-    writeAuditStandalone({ workspaceId: srf.workspaceId, actor, action: "access.denied", target: { kind: "surface", id: srf.id }, correlationId: caller.correlationId, details: { reason } });
+    writeAuditStandalone({
+      workspaceId: srf.workspaceId,
+      actor,
+      action: "access.denied",
+      target: { kind: "surface", id: srf.id },
+      correlationId: caller.correlationId,
+      details: { reason },
+    });
   if (!(await roleIn(srf.workspaceId, caller.userId))) {
     await deny("not_a_member");
     // Another workspace's surface is as good as unknown.
@@ -61,7 +90,11 @@ export async function qualifyAccess(caller: TCaller, surfaceId: string): Promise
   }
   if (srf.status !== "active" || srf.expiresAt <= new Date()) {
     await deny(`surface_${srf.status}`);
-    throw new AppError("conflict", `Surface ${surfaceId} is ${srf.status}: access is only granted to an active surface`, { reason: "surface_not_active" });
+    throw new AppError(
+      "conflict",
+      `Surface ${surfaceId} is ${srf.status}: access is only granted to an active surface`,
+      { reason: "surface_not_active" },
+    );
   }
   return scopedDb(srf.workspaceId).$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`access:${surfaceId}:${caller.userId}`}, 0))`;
@@ -73,12 +106,30 @@ export async function qualifyAccess(caller: TCaller, surfaceId: string): Promise
     const ttl = env().CAPSTAN_ACCESS_TTL_SECONDS * 1000;
     const access = await tx.access.create({
       data: {
-        id: newId("acc"), workspaceId: srf.workspaceId, productId: srf.productId, surfaceId, deploymentId: srf.deploymentId,
-        accountId: caller.userId, expiresAt: new Date(Math.min(srf.expiresAt.getTime(), Date.now() + ttl)),
+        id: newId("acc"),
+        workspaceId: srf.workspaceId,
+        productId: srf.productId,
+        surfaceId,
+        deploymentId: srf.deploymentId,
+        accountId: caller.userId,
+        expiresAt: new Date(Math.min(srf.expiresAt.getTime(), Date.now() + ttl)),
       },
     });
-    await writeAudit(tx, { workspaceId: srf.workspaceId, actor, action: "access.qualified", target: { kind: "access", id: access.id }, correlationId: caller.correlationId, details: { surface_id: surfaceId } });
-    await emitEvent(tx, { workspaceId: srf.workspaceId, type: "access.changed", correlationId: caller.correlationId, subject: access.id, data: { access_id: access.id, surface_id: surfaceId, account_id: caller.userId, status: "qualified" } });
+    await writeAudit(tx, {
+      workspaceId: srf.workspaceId,
+      actor,
+      action: "access.qualified",
+      target: { kind: "access", id: access.id },
+      correlationId: caller.correlationId,
+      details: { surface_id: surfaceId },
+    });
+    await emitEvent(tx, {
+      workspaceId: srf.workspaceId,
+      type: "access.changed",
+      correlationId: caller.correlationId,
+      subject: access.id,
+      data: { access_id: access.id, surface_id: surfaceId, account_id: caller.userId, status: "qualified" },
+    });
     return { access, reused: false };
   });
 }
@@ -88,16 +139,29 @@ export async function requestAccess(caller: TCaller, surfaceId: string): Promise
   return toAccess(access, reused);
 }
 
-export async function listAccesses(workspaceId: string, q: TListQuery & { surface_id?: string }): Promise<TPage<TAccess>> {
+export async function listAccesses(
+  workspaceId: string,
+  q: TListQuery & { surface_id?: string },
+): Promise<TPage<TAccess>> {
   const args = keysetArgs(q);
-  const rows = await scopedDb(workspaceId).access.findMany({ ...args, where: { ...args.where, ...(q.surface_id ? { surfaceId: q.surface_id } : {}) } });
+  const rows = await scopedDb(workspaceId).access.findMany({
+    ...args,
+    where: { ...args.where, ...(q.surface_id ? { surfaceId: q.surface_id } : {}) },
+  });
   return toPage(rows, q, (a) => toAccess(a));
 }
 
 /** Closes every active session of `where` in the caller's transaction. */
-export async function closeSessionsTx(tx: Prisma.TransactionClient, where: Prisma.SessionWhereInput, reason: string): Promise<number> {
+export async function closeSessionsTx(
+  tx: Prisma.TransactionClient,
+  where: Prisma.SessionWhereInput,
+  reason: string,
+): Promise<number> {
   const now = new Date();
-  const r = await tx.session.updateMany({ where: { ...where, state: "active" }, data: { state: "closed", closedAt: now, closedReason: reason, updatedAt: now } });
+  const r = await tx.session.updateMany({
+    where: { ...where, state: "active" },
+    data: { state: "closed", closedAt: now, closedReason: reason, updatedAt: now },
+  });
   return r.count;
 }
 
@@ -107,14 +171,28 @@ export async function revokeAccess(caller: TCaller, workspaceId: string, accessI
   if (!a) throw notFound(`Access ${accessId}`);
   return scopedDb(workspaceId).$transaction(async (tx) => {
     const now = new Date();
-    const moved = await tx.access.updateMany({ where: { id: accessId, revokedAt: null }, data: { revokedAt: now, revokedBy: caller.userId, updatedAt: now } });
-    if (moved.count !== 1) throw new AppError("conflict", `Access ${accessId} is already revoked`, { reason: "access_revoked" });
+    const moved = await tx.access.updateMany({
+      where: { id: accessId, revokedAt: null },
+      data: { revokedAt: now, revokedBy: caller.userId, updatedAt: now },
+    });
+    if (moved.count !== 1)
+      throw new AppError("conflict", `Access ${accessId} is already revoked`, { reason: "access_revoked" });
     const closed = await closeSessionsTx(tx, { accessId }, "access_revoked");
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "access.revoked", target: { kind: "access", id: accessId },
-      correlationId: caller.correlationId, details: { surface_id: a.surfaceId, account_id: a.accountId, sessions_closed: closed },
+      workspaceId,
+      actor: { kind: "user", id: caller.userId },
+      action: "access.revoked",
+      target: { kind: "access", id: accessId },
+      correlationId: caller.correlationId,
+      details: { surface_id: a.surfaceId, account_id: a.accountId, sessions_closed: closed },
     });
-    await emitEvent(tx, { workspaceId, type: "access.changed", correlationId: caller.correlationId, subject: accessId, data: { access_id: accessId, surface_id: a.surfaceId, account_id: a.accountId, status: "revoked" } });
+    await emitEvent(tx, {
+      workspaceId,
+      type: "access.changed",
+      correlationId: caller.correlationId,
+      subject: accessId,
+      data: { access_id: accessId, surface_id: a.surfaceId, account_id: a.accountId, status: "revoked" },
+    });
     return toAccess(await tx.access.findUniqueOrThrow({ where: { id: accessId } }));
   });
 }

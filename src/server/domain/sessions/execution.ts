@@ -4,12 +4,13 @@ import { blobStore, isBlobStoreOutage } from "@/server/platform/blob-store";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
-import { signToken } from "@/server/platform/jwt";
-import type { TRuntimeState } from "@/server/runtime";
+import { signToken } from "@/server/domain/signing-keys/jwt.service";
+import { runner, type TRuntimeState } from "@/server/runtime";
 import { runnerFor, upstreamFor } from "@/server/domain/runners/runner-hosts.service";
 import { requestOnce } from "@/server/runtime/surface-proxy";
-import { storeEvidence } from "@/server/domain/source/evidence.service";
+import { putEvidence, type TEvidenceGrant } from "@/server/domain/source/evidence.service";
 import type { TExecution, TInvocationInput } from "./sessions.contract";
+import type { InvocationTiming } from "./invocation-timing";
 
 /**
  * Managed execution of an admitted invocation: the request (method, path,
@@ -24,30 +25,55 @@ import type { TExecution, TInvocationInput } from "./sessions.contract";
  *     request's evidence cannot be read: the app is not called) or after it (the
  *     response or log cannot be stored: http_status kept, body_evidence null), so
  *     the invocation always ends recorded, never left admitted without an execution
- * (`cancelled` and `isolation_violation` are not produced by the local runner.)
+ *   the app died or hung on a limit  -> failed, isolation_violation (the
+ *     limits it ran into, in words: OOM kill, refused forks, full disk)
+ * (`cancelled` is not produced by the local runner.)
  * Usage: duration_ms is wall time; cpu_ms the CPU time the deployment's
  * processes used during the execution (concurrent executions on one
  * deployment share it, so it is capped at duration x cores); memory_peak_bytes
  * the processes' high-water mark. Both null when the runner cannot measure.
  * The app receives a runner-audience token (claims exe, inv, dep) in
  * `Capstan-Runner-Token`, for POST /v1/runner/capability-invocations.
+ * The evidence blobs are in the store when this returns; the workspace's
+ * grants of them go in `grants`, written by the statement that records the
+ * execution (one commit: an execution is never recorded without its grants).
  */
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const MAX_LOG_BYTES = 256 * 1024;
 const CORES = Math.max(1, os.availableParallelism());
 
-
-export async function executeInvocation(inv: Invocation, session: Session, deployment: Deployment, input: TInvocationInput): Promise<TExecution> {
+export async function executeInvocation(
+  inv: Invocation,
+  session: Session,
+  deployment: Deployment,
+  input: TInvocationInput,
+  grants: TEvidenceGrant[],
+  timing?: InvocationTiming,
+): Promise<TExecution> {
   const executionId = newId("exe");
   const timeoutMs = env().CAPSTAN_INVOCATION_TIMEOUT_MS;
   const startedAt = new Date();
   const state = deployment.runtime as TRuntimeState | null;
   const base = {
-    execution_id: executionId, invocation_id: inv.id, session_id: session.id, workspace_id: session.workspaceId,
-    product_id: session.productId, deployment_id: deployment.id, execution_mode: "managed" as const,
+    execution_id: executionId,
+    invocation_id: inv.id,
+    session_id: session.id,
+    workspace_id: session.workspaceId,
+    product_id: session.productId,
+    deployment_id: deployment.id,
+    execution_mode: "managed" as const,
   };
   if (!state) {
-    return { ...base, status: "failed", failure: { code: "runtime_error", message: "The deployment has no running process." }, result: { http_status: null, body_evidence: null }, log_evidence: null, usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null }, started_at: startedAt.toISOString(), finished_at: new Date().toISOString() };
+    return {
+      ...base,
+      status: "failed",
+      failure: { code: "runtime_error", message: "The deployment has no running process." },
+      result: { http_status: null, body_evidence: null },
+      log_evidence: null,
+      usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null },
+      started_at: startedAt.toISOString(),
+      finished_at: new Date().toISOString(),
+    };
   }
   const outage = (err: unknown, what: string) => {
     if (!isBlobStoreOutage(err)) throw err;
@@ -57,42 +83,88 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
   let query: string;
   try {
     body = input.body_evidence ? await blobStore().get(input.body_evidence.sha256) : null;
-    query = input.query_evidence ? (await blobStore().get(input.query_evidence.sha256))?.toString("utf8").replace(/^\?/, "") ?? "" : "";
+    query = input.query_evidence
+      ? ((await blobStore().get(input.query_evidence.sha256))?.toString("utf8").replace(/^\?/, "") ?? "")
+      : "";
   } catch (err) {
     const message = outage(err, "The request's body or query could not be read, so the app was not called");
-    return { ...base, status: "failed", failure: { code: "runtime_error", message }, result: { http_status: null, body_evidence: null }, log_evidence: null, usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null }, started_at: startedAt.toISOString(), finished_at: new Date().toISOString() };
+    return {
+      ...base,
+      status: "failed",
+      failure: { code: "runtime_error", message },
+      result: { http_status: null, body_evidence: null },
+      log_evidence: null,
+      usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null },
+      started_at: startedAt.toISOString(),
+      finished_at: new Date().toISOString(),
+    };
   }
   // The body goes with the content type it was uploaded with.
   const bodyType = input.body_evidence
-    ? (await scopedDb(session.workspaceId).workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId: session.workspaceId, sha256: input.body_evidence.sha256 } }, select: { contentType: true } }))?.contentType
+    ? (
+        await scopedDb(session.workspaceId).workspaceBlob.findUnique({
+          where: { workspaceId_sha256: { workspaceId: session.workspaceId, sha256: input.body_evidence.sha256 } },
+          select: { contentType: true },
+        })
+      )?.contentType
     : undefined;
-  const { token } = await signToken({
-    audience: "runner", subject: executionId, jti: newId("tok"), ttlSeconds: Math.ceil(timeoutMs / 1000) + 60,
-    claims: { ws: session.workspaceId, prod: session.productId, exe: executionId, inv: inv.id, dep: deployment.id, env: deployment.environmentType },
-  });
   // The runner host the deployment was placed on: this process's runner, or another host's through its gateway.
   const r = await runnerFor(deployment.runnerHost);
   const upstream = await upstreamFor(deployment);
-  // Logs and usage are best effort (a remote host may not answer): the call itself decides the outcome.
-  const logFrom = await r.logSize(deployment.id).catch(() => 0);
-  const before = await r.usage(state).catch(() => null);
+  // Independent, so together: the runner token, and (best effort: a remote host may not answer) logs and usage before.
+  const [{ token }, logFrom, before] = await Promise.all([
+    signToken({
+      audience: "runner",
+      subject: executionId,
+      jti: newId("tok"),
+      ttlSeconds: Math.ceil(timeoutMs / 1000) + 60,
+      claims: {
+        ws: session.workspaceId,
+        prod: session.productId,
+        exe: executionId,
+        inv: inv.id,
+        dep: deployment.id,
+        env: deployment.environmentType,
+      },
+    }),
+    r.logSize(deployment.id).catch(() => 0),
+    r.usage(state).catch(() => null),
+  ]);
+  timing?.mark("execution");
   const t0 = performance.now();
-  const answer = !upstream ? { ok: false as const, kind: "unreachable" as const, message: `The runner host ${deployment.runnerHost} is not live` } : await requestOnce(upstream, {
-    method: input.method, path: input.path + (query ? `?${query}` : ""), timeoutMs, maxBodyBytes: MAX_RESPONSE_BYTES, body,
-    headers: {
-      "capstan-runner-token": token, "capstan-invocation-id": inv.id, "capstan-execution-id": executionId,
-      ...(body ? { "content-length": String(body.length), ...(bodyType ? { "content-type": bodyType } : {}) } : {}),
-    },
-  });
+  const answer = !upstream
+    ? {
+        ok: false as const,
+        kind: "unreachable" as const,
+        message: `The runner host ${deployment.runnerHost} is not live`,
+      }
+    : await requestOnce(upstream, {
+        method: input.method,
+        path: input.path + (query ? `?${query}` : ""),
+        timeoutMs,
+        maxBodyBytes: MAX_RESPONSE_BYTES,
+        body,
+        headers: {
+          "capstan-runner-token": token,
+          "capstan-invocation-id": inv.id,
+          "capstan-execution-id": executionId,
+          ...(body ? { "content-length": String(body.length), ...(bodyType ? { "content-type": bodyType } : {}) } : {}),
+        },
+      });
   const durationMs = Math.round(performance.now() - t0);
-  const after = await r.usage(state).catch(() => null);
+  timing?.mark("app");
+  const [after, logText] = await Promise.all([
+    r.usage(state).catch(() => null),
+    r.logSince(deployment.id, logFrom, MAX_LOG_BYTES).catch(() => ""),
+  ]);
   const cpuMs = before && after ? Math.min(Math.max(0, after.cpuMs - before.cpuMs), durationMs * CORES) : null;
-  const logText = await r.logSince(deployment.id, logFrom, MAX_LOG_BYTES).catch(() => "");
   const finishedAt = new Date();
   let lost: string | null = null;
   const keep = async (bytes: Buffer, contentType: string) => {
     try {
-      return await storeEvidence(session.workspaceId, bytes, contentType);
+      const evidence = await putEvidence(bytes, contentType);
+      grants.push({ sha256: evidence.sha256, contentType });
+      return evidence;
     } catch (err) {
       lost = outage(err, "The app answered, but its response or log could not be stored");
       return null;
@@ -102,19 +174,61 @@ export async function executeInvocation(inv: Invocation, session: Session, deplo
     ...base,
     log_evidence: logText ? await keep(Buffer.from(logText, "utf8"), "text/plain; charset=utf-8") : null,
     usage: { duration_ms: durationMs, cpu_ms: cpuMs, memory_peak_bytes: after?.memoryPeakBytes ?? null },
-    started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(),
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt.toISOString(),
   };
   if (!answer.ok) {
+    // The app died or hung on one of its limits: the request ends as an isolation violation, in words.
+    const hits =
+      deployment.runnerHost === runner().hostId
+        ? await runner()
+            .limitHits(deployment.id, state)
+            .catch(() => [])
+        : [];
+    if (hits.length) {
+      return {
+        ...common,
+        status: "failed",
+        failure: {
+          code: "isolation_violation",
+          message: hits
+            .map((h) => h.message)
+            .join(" ")
+            .slice(0, 2048),
+        },
+        result: { http_status: null, body_evidence: null },
+      };
+    }
     return {
-      ...common, status: answer.kind === "timeout" ? "timed_out" : "failed",
-      failure: { code: answer.kind === "timeout" ? "timeout" : "runtime_error", message: answer.message.slice(0, 2048) },
+      ...common,
+      status: answer.kind === "timeout" ? "timed_out" : "failed",
+      failure: {
+        code: answer.kind === "timeout" ? "timeout" : "runtime_error",
+        message: answer.message.slice(0, 2048),
+      },
       result: { http_status: null, body_evidence: null },
     };
   }
   const bodyEvidence = await keep(answer.body, answer.contentType ?? "application/octet-stream");
-  if (lost) return { ...common, status: "failed", failure: { code: "runtime_error", message: String(lost).slice(0, 2048) }, result: { http_status: answer.status, body_evidence: null } };
+  if (lost)
+    return {
+      ...common,
+      status: "failed",
+      failure: { code: "runtime_error", message: String(lost).slice(0, 2048) },
+      result: { http_status: answer.status, body_evidence: null },
+    };
   if (answer.status >= 500) {
-    return { ...common, status: "failed", failure: { code: "product_error", message: `The app answered ${answer.status}.` }, result: { http_status: answer.status, body_evidence: bodyEvidence } };
+    return {
+      ...common,
+      status: "failed",
+      failure: { code: "product_error", message: `The app answered ${answer.status}.` },
+      result: { http_status: answer.status, body_evidence: bodyEvidence },
+    };
   }
-  return { ...common, status: "completed", failure: null, result: { http_status: answer.status, body_evidence: bodyEvidence } };
+  return {
+    ...common,
+    status: "completed",
+    failure: null,
+    result: { http_status: answer.status, body_evidence: bodyEvidence },
+  };
 }

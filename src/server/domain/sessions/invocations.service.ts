@@ -1,12 +1,23 @@
-import { Prisma, type Invocation, type Session } from "@/generated/prisma/client";
-import { db } from "@/server/platform/db/client";
+import {
+  Prisma,
+  type Access,
+  type Deployment,
+  type Invocation,
+  type Session,
+  type Surface,
+} from "@/generated/prisma/client";
+import { preparedQuery } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { EVENT_TYPES } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
-import { settleReservation } from "@/server/domain/usage/reservations.service";
+import { finishTicket, settleTicket } from "@/server/domain/usage/leases.service";
+import type { TEvidenceGrant } from "@/server/domain/source/evidence.service";
+import { invocationContext } from "./invocation-context";
+import { recordInvocation } from "./invocation-record";
+import type { InvocationTiming } from "./invocation-timing";
 import { admit, type TDecision } from "./admission";
 import { executeInvocation } from "./execution";
 import type { TAdmission, TExecution, TInvocation, TInvocationInput } from "./sessions.contract";
@@ -24,10 +35,19 @@ import { sessionFor } from "./sessions.service";
  */
 export function toInvocation(i: Invocation): TInvocation {
   return {
-    id: i.id, workspace_id: i.workspaceId, product_id: i.productId, session_id: i.sessionId, surface_id: i.surfaceId,
-    account_id: i.accountId, access_id: i.accessId, sequence: i.sequence, input: i.input as TInvocationInput,
-    admission: (i.admission ?? null) as TAdmission | null, execution: (i.execution ?? null) as TExecution | null,
-    created_at: iso(i.createdAt), updated_at: iso(i.updatedAt),
+    id: i.id,
+    workspace_id: i.workspaceId,
+    product_id: i.productId,
+    session_id: i.sessionId,
+    surface_id: i.surfaceId,
+    account_id: i.accountId,
+    access_id: i.accessId,
+    sequence: i.sequence,
+    input: i.input as TInvocationInput,
+    admission: (i.admission ?? null) as TAdmission | null,
+    execution: (i.execution ?? null) as TExecution | null,
+    created_at: iso(i.createdAt),
+    updated_at: iso(i.updatedAt),
   };
 }
 
@@ -37,83 +57,177 @@ async function checkEvidence(workspaceId: string, input: TInvocationInput): Prom
     if (!ev) continue;
     const upload = await scopedDb(workspaceId).upload.findFirst({ where: { sha256: ev.sha256, uri: ev.uri } });
     if (!upload) {
-      throw new AppError("validation_failed", `${field} does not reference an upload of this workspace (POST /v1/workspaces/{ws}/uploads first)`, {
-        reason: "evidence_not_found", errors: [{ path: `/${field}`, message: "no upload of this workspace has this uri and sha256" }],
-      });
+      throw new AppError(
+        "validation_failed",
+        `${field} does not reference an upload of this workspace (POST /v1/workspaces/{ws}/uploads first)`,
+        {
+          reason: "evidence_not_found",
+          errors: [{ path: `/${field}`, message: "no upload of this workspace has this uri and sha256" }],
+        },
+      );
     }
     if (Number(upload.sizeBytes) !== ev.size_bytes) {
-      throw new AppError("validation_failed", `${field}.size_bytes is ${ev.size_bytes} but the upload has ${upload.sizeBytes} bytes`, {
-        reason: "evidence_mismatch", errors: [{ path: `/${field}/size_bytes`, message: `the upload has ${upload.sizeBytes} bytes` }],
-      });
+      throw new AppError(
+        "validation_failed",
+        `${field}.size_bytes is ${ev.size_bytes} but the upload has ${upload.sizeBytes} bytes`,
+        {
+          reason: "evidence_mismatch",
+          errors: [{ path: `/${field}/size_bytes`, message: `the upload has ${upload.sizeBytes} bytes` }],
+        },
+      );
     }
   }
 }
 
-function admissionOf(inv: { id: string; sessionId: string; workspaceId: string; productId: string; surfaceId: string; accountId: string | null }, d: TDecision, extra: { executionId: string | null; pendingId: string | null }): TAdmission {
+function admissionOf(
+  inv: {
+    id: string;
+    sessionId: string;
+    workspaceId: string;
+    productId: string;
+    surfaceId: string;
+    accountId: string | null;
+  },
+  d: TDecision,
+  extra: { executionId: string | null; pendingId: string | null },
+): TAdmission {
   return {
-    invocation_id: inv.id, session_id: inv.sessionId, workspace_id: inv.workspaceId, product_id: inv.productId, surface_id: inv.surfaceId,
-    account_id: inv.accountId, outcome: d.outcome, reason: d.reason, execution_id: extra.executionId, pending_operation_id: extra.pendingId,
-    checks: d.checks, message: d.message, decided_at: new Date().toISOString(),
+    invocation_id: inv.id,
+    session_id: inv.sessionId,
+    workspace_id: inv.workspaceId,
+    product_id: inv.productId,
+    surface_id: inv.surfaceId,
+    account_id: inv.accountId,
+    outcome: d.outcome,
+    reason: d.reason,
+    execution_id: extra.executionId,
+    pending_operation_id: extra.pendingId,
+    checks: d.checks,
+    message: d.message,
+    decided_at: new Date().toISOString(),
   };
 }
 
-type TContext = Awaited<ReturnType<typeof loadContext>>;
+type TContext = {
+  session: Session;
+  access: Access;
+  surface: Surface;
+  deployment: Deployment;
+  release?: { audience: unknown } | null;
+};
 
-async function loadContext(session: Session) {
+async function loadContext(session: Session): Promise<TContext> {
   const [access, surfaceWithDeployment] = await Promise.all([
     scopedDb(session.workspaceId).access.findUniqueOrThrow({ where: { id: session.accessId } }),
-    scopedDb(session.workspaceId).surface.findUniqueOrThrow({ where: { id: session.surfaceId }, include: { deployment: true } }),
+    scopedDb(session.workspaceId).surface.findUniqueOrThrow({
+      where: { id: session.surfaceId },
+      include: { deployment: true },
+    }),
   ]);
   const { deployment, ...surface } = surfaceWithDeployment;
   return { session, access, surface, deployment };
 }
 
-/** One statement: the event row goes with the change it describes (the outbox rule), in one round trip. */
-function outboxRow(workspaceId: string, subject: string, correlationId: string, data: Record<string, unknown>) {
-  return Prisma.sql`(${newId("evt")}, ${workspaceId}, 'invocation.changed', ${EVENT_TYPES["invocation.changed"]}, ${`/v1/workspaces/${workspaceId}`}, ${subject}, ${correlationId}, ${JSON.stringify(data)}::jsonb)`;
-}
-
-/** Runs an admitted invocation, records its execution and settles the runtime budget. */
-async function run(inv: Invocation, d: TDecision, correlationId: string, ctx: TContext): Promise<Invocation> {
+/**
+ * Runs an admitted invocation, then records its execution, charge, evidence
+ * grants and event in one group-committed statement (invocation-record.ts).
+ */
+async function run(
+  inv: Invocation,
+  d: TDecision,
+  correlationId: string,
+  ctx: TContext,
+  timing?: InvocationTiming,
+): Promise<Invocation> {
   const { session, deployment } = ctx;
-  let execution: TExecution | null = null;
+  let execution: TExecution;
+  const grants: TEvidenceGrant[] = [];
   try {
-    execution = await executeInvocation(inv, session, deployment, inv.input as TInvocationInput);
-  } finally {
-    // Charged to what was used (the reservation held the deadline); a crash leaves it to the sweeper.
-    if (d.reservation) await settleReservation(d.reservation.id, execution?.usage.duration_ms ?? 0);
+    execution = await executeInvocation(inv, session, deployment, inv.input as TInvocationInput, grants, timing);
+  } catch (err) {
+    // Not executed (an unexpected error, not a crash): the reservation goes back unused.
+    if (d.ticket) {
+      const t = d.ticket;
+      await settleTicket(t, 0, null, null).catch(() => undefined);
+      finishTicket(t);
+    }
+    throw err;
   }
+  timing?.mark("execution");
   const admission = { ...(inv.admission as TAdmission), execution_id: execution.execution_id };
-  const event = outboxRow(inv.workspaceId, inv.id, correlationId, {
-    invocation_id: inv.id, session_id: inv.sessionId, status: "executed", execution_status: execution.status, http_status: execution.result.http_status,
-  });
-  // Raw SQL on purpose (the hot path's one round trip): the invocation was just written for its workspace, the event names it.
-  const rows = await db().$queryRaw<Array<{ updated_at: Date }>>`
-    WITH upd AS (
-      UPDATE invocations SET admission = ${JSON.stringify(admission)}::jsonb, execution = ${JSON.stringify(execution)}::jsonb, updated_at = now()
-       WHERE id = ${inv.id} RETURNING updated_at),
-    ev AS (
-      INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data)
-      SELECT * FROM (VALUES ${event}) AS v(id, workspace_id, type, version, source, subject, correlation_id, data) WHERE EXISTS (SELECT 1 FROM upd))
-    SELECT updated_at FROM upd`;
-  return { ...inv, admission: admission as unknown as Prisma.JsonValue, execution: execution as unknown as Prisma.JsonValue, updatedAt: rows[0]?.updated_at ?? new Date() };
+  try {
+    // Charged what was used (the reservation held the deadline), in the statement that records the execution:
+    // a crash before it leaves the draw in the journal (or the reservation) for recovery to charge once.
+    const updatedAt = await recordInvocation({
+      id: inv.id,
+      workspaceId: inv.workspaceId,
+      correlationId,
+      admission,
+      execution,
+      ticket: d.ticket,
+      usedMs: execution.usage.duration_ms,
+      grants,
+      event: {
+        invocation_id: inv.id,
+        session_id: inv.sessionId,
+        status: "executed",
+        execution_status: execution.status,
+        http_status: execution.result.http_status,
+      },
+    });
+    timing?.mark("record");
+    return {
+      ...inv,
+      admission: admission as unknown as Prisma.JsonValue,
+      execution: execution as unknown as Prisma.JsonValue,
+      updatedAt: updatedAt ?? new Date(),
+    };
+  } finally {
+    finishTicket(d.ticket);
+  }
 }
 
-export async function createInvocation(caller: TCaller, sessionId: string, input: TInvocationInput): Promise<TInvocation> {
-  const { session, role } = await sessionFor(caller, sessionId, { othersNeed: "viewer" });
-  if (session.state !== "active") throw new AppError("conflict", `Session ${sessionId} is closed (${session.closedReason ?? "closed"}); open a new session`, { reason: "session_closed" });
+export async function createInvocation(
+  caller: TCaller,
+  sessionId: string,
+  input: TInvocationInput,
+  timing?: InvocationTiming,
+): Promise<TInvocation> {
+  timing?.mark("auth");
+  // One statement for the session, the caller's role, access, surface, deployment and release (invocation-context.ts).
+  const { session, role, ...ctx } = await invocationContext(caller.userId, sessionId);
+  if (session.state !== "active")
+    throw new AppError(
+      "conflict",
+      `Session ${sessionId} is closed (${session.closedReason ?? "closed"}); open a new session`,
+      { reason: "session_closed" },
+    );
   await checkEvidence(session.workspaceId, input);
-  const ctx = await loadContext(session);
-  const decision = await admit({ callerId: caller.userId, role, method: input.method, ...ctx });
+  timing?.mark("context");
+  const id = newId("inv");
+  const decision = await admit({
+    callerId: caller.userId,
+    role,
+    method: input.method,
+    session,
+    ...ctx,
+    invocationId: id,
+  });
+  timing?.mark("admission");
 
   let inv: Invocation;
   try {
-    inv = await insertInvocation(session, input, decision, caller);
+    inv = await insertInvocation(id, session, input, decision, caller);
   } catch (err) {
-    if (decision.reservation) await settleReservation(decision.reservation.id, 0);
+    if (decision.ticket) {
+      await settleTicket(decision.ticket, 0, null, null).catch(() => undefined);
+      finishTicket(decision.ticket);
+    }
     throw err;
   }
-  if (decision.outcome === "admitted") inv = await run(inv, decision, caller.correlationId, ctx);
+  timing?.mark("insert");
+  if (decision.outcome === "admitted")
+    inv = await run(inv, decision, caller.correlationId, { session, ...ctx }, timing);
   return toInvocation(inv);
 }
 
@@ -122,34 +236,84 @@ export async function createInvocation(caller: TCaller, sessionId: string, input
  * and its event in ONE statement (one round trip, one transaction): the
  * session row's counter is taken only if the row is inserted, so the
  * sequence is gap-free; a session closed meanwhile inserts nothing (409).
+ * An admitted invocation's row commits without waiting for its WAL flush
+ * (`synchronous_commit` off for this transaction only): nobody is answered
+ * on it, and the record's commit, which is synchronous and comes before the
+ * answer, flushes the WAL up to itself, so this row too. A crash of Capstan
+ * loses nothing (PostgreSQL has the commit); only a crash of PostgreSQL
+ * itself within its WAL writer delay can lose the row of an invocation that
+ * was never answered, whose draw the journal still charges. Denied and
+ * pending decisions are answered on this commit: they wait for the flush.
  */
-async function insertInvocation(session: Session, input: TInvocationInput, decision: TDecision, caller: TCaller): Promise<Invocation> {
-  const id = newId("inv");
+const INSERT_SQL = `
+  WITH sc AS (SELECT set_config('synchronous_commit', CASE WHEN $17::boolean THEN 'off' ELSE current_setting('synchronous_commit') END, true) AS v),
+  seq AS (
+    UPDATE sessions SET next_sequence = next_sequence + 1, updated_at = now()
+     WHERE id = $1 AND state = 'active' AND (SELECT v FROM sc) IS NOT NULL RETURNING next_sequence - 1 AS n),
+  inv AS (
+    INSERT INTO invocations (id, workspace_id, product_id, session_id, surface_id, account_id, access_id, sequence, input, admission, correlation_id)
+    SELECT $2, $3, $4, $1, $5, $6, $7, n, $8::jsonb, $9::jsonb, $10 FROM seq
+    RETURNING sequence, created_at),
+  pend AS (
+    INSERT INTO pending_operations (id, workspace_id, kind, subject_id, reason, requested_by)
+    SELECT $11::text, $3, 'invocation_consent', $2, $12, $13 FROM inv WHERE $11::text IS NOT NULL),
+  ev AS (
+    INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data)
+    SELECT $14, $3, 'invocation.changed', $15, '/v1/workspaces/' || $3, $2, $10, $16::jsonb FROM inv)
+  SELECT sequence, created_at FROM inv`;
+
+async function insertInvocation(
+  id: string,
+  session: Session,
+  input: TInvocationInput,
+  decision: TDecision,
+  caller: TCaller,
+): Promise<Invocation> {
   const pendingId = decision.outcome === "pending" ? newId("pend") : null;
-  const base = { id, sessionId: session.id, workspaceId: session.workspaceId, productId: session.productId, surfaceId: session.surfaceId, accountId: session.accountId };
+  const base = {
+    id,
+    sessionId: session.id,
+    workspaceId: session.workspaceId,
+    productId: session.productId,
+    surfaceId: session.surfaceId,
+    accountId: session.accountId,
+  };
   const admission = admissionOf(base, decision, { executionId: null, pendingId });
-  const event = outboxRow(session.workspaceId, id, caller.correlationId, { invocation_id: id, session_id: session.id, status: decision.outcome, reason: decision.reason });
-  // Raw SQL on purpose (one round trip): every insert names the session's workspace.
-  const rows = await db().$queryRaw<Array<{ sequence: number; created_at: Date }>>`
-    WITH seq AS (
-      UPDATE sessions SET next_sequence = next_sequence + 1, updated_at = now()
-       WHERE id = ${session.id} AND state = 'active' RETURNING next_sequence - 1 AS n),
-    inv AS (
-      INSERT INTO invocations (id, workspace_id, product_id, session_id, surface_id, account_id, access_id, sequence, input, admission, correlation_id)
-      SELECT ${id}, ${session.workspaceId}, ${session.productId}, ${session.id}, ${session.surfaceId}, ${session.accountId}, ${session.accessId}, n,
-             ${JSON.stringify(input)}::jsonb, ${JSON.stringify(admission)}::jsonb, ${caller.correlationId} FROM seq
-      RETURNING sequence, created_at),
-    pend AS (
-      INSERT INTO pending_operations (id, workspace_id, kind, subject_id, reason, requested_by)
-      SELECT ${pendingId}, ${session.workspaceId}, 'invocation_consent', ${id}, ${decision.reason}, ${caller.userId} FROM inv WHERE ${pendingId}::text IS NOT NULL),
-    ev AS (
-      INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data)
-      SELECT * FROM (VALUES ${event}) AS v(id, workspace_id, type, version, source, subject, correlation_id, data) WHERE EXISTS (SELECT 1 FROM inv))
-    SELECT sequence, created_at FROM inv`;
-  if (!rows.length) throw new AppError("conflict", `Session ${session.id} was closed meanwhile; open a new session`, { reason: "session_closed" });
+  const event = { invocation_id: id, session_id: session.id, status: decision.outcome, reason: decision.reason };
+  // Raw SQL on purpose (one round trip, a named prepared statement): every insert names the session's workspace.
+  const rows = await preparedQuery<{ sequence: number; created_at: Date }>("capstan_invocation_insert", INSERT_SQL, [
+    session.id,
+    id,
+    session.workspaceId,
+    session.productId,
+    session.surfaceId,
+    session.accountId,
+    session.accessId,
+    JSON.stringify(input),
+    JSON.stringify(admission),
+    caller.correlationId,
+    pendingId,
+    decision.reason,
+    caller.userId,
+    newId("evt"),
+    EVENT_TYPES["invocation.changed"],
+    JSON.stringify(event),
+    decision.outcome === "admitted",
+  ]);
+  if (!rows.length)
+    throw new AppError("conflict", `Session ${session.id} was closed meanwhile; open a new session`, {
+      reason: "session_closed",
+    });
   return {
-    ...base, accessId: session.accessId, sequence: Number(rows[0]!.sequence), input: input as unknown as Prisma.JsonValue,
-    admission: admission as unknown as Prisma.JsonValue, execution: null, correlationId: caller.correlationId, createdAt: rows[0]!.created_at, updatedAt: rows[0]!.created_at,
+    ...base,
+    accessId: session.accessId,
+    sequence: Number(rows[0]!.sequence),
+    input: input as unknown as Prisma.JsonValue,
+    admission: admission as unknown as Prisma.JsonValue,
+    execution: null,
+    correlationId: caller.correlationId,
+    createdAt: rows[0]!.created_at,
+    updatedAt: rows[0]!.created_at,
   };
 }
 
@@ -163,7 +327,10 @@ export async function getInvocation(caller: TCaller, sessionId: string, invocati
 export async function listInvocations(caller: TCaller, sessionId: string, q: TListQuery): Promise<TPage<TInvocation>> {
   const { session } = await sessionFor(caller, sessionId, { othersNeed: "viewer" });
   const args = keysetArgs(q);
-  const rows = await scopedDb(session.workspaceId).invocation.findMany({ ...args, where: { ...args.where, sessionId } });
+  const rows = await scopedDb(session.workspaceId).invocation.findMany({
+    ...args,
+    where: { ...args.where, sessionId },
+  });
   return toPage(rows, q, toInvocation);
 }
 
@@ -171,10 +338,26 @@ export async function listInvocations(caller: TCaller, sessionId: string, q: TLi
 export async function readmit(inv: Invocation, correlationId: string): Promise<Invocation> {
   const sdb = scopedDb(inv.workspaceId);
   const ctx = await loadContext(await sdb.session.findUniqueOrThrow({ where: { id: inv.sessionId } }));
-  const role = (await sdb.membership.findUnique({ where: { workspaceId_userId: { workspaceId: inv.workspaceId, userId: inv.accountId ?? "" } }, select: { role: true } }))?.role ?? null;
-  const decision = await admit({ callerId: inv.accountId ?? "", role: role as never, method: (inv.input as TInvocationInput).method, ...ctx, consented: true });
+  const role =
+    (
+      await sdb.membership.findUnique({
+        where: { workspaceId_userId: { workspaceId: inv.workspaceId, userId: inv.accountId ?? "" } },
+        select: { role: true },
+      })
+    )?.role ?? null;
+  const decision = await admit({
+    callerId: inv.accountId ?? "",
+    role: role as never,
+    method: (inv.input as TInvocationInput).method,
+    ...ctx,
+    invocationId: inv.id,
+    consented: true,
+  });
   const prev = inv.admission as TAdmission;
   const admission = admissionOf(inv, decision, { executionId: null, pendingId: prev.pending_operation_id });
-  const row = await sdb.invocation.update({ where: { id: inv.id }, data: { admission: admission, updatedAt: new Date() } });
+  const row = await sdb.invocation.update({
+    where: { id: inv.id },
+    data: { admission: admission, updatedAt: new Date() },
+  });
   return decision.outcome === "admitted" ? run(row, decision, correlationId, ctx) : row;
 }

@@ -19,22 +19,40 @@ import type { TAdmission, TInvocation, TPendingOperation } from "./sessions.cont
 export function toPending(p: PendingOperation, inv: Invocation | null): TPendingOperation {
   return {
     invocation: inv ? toInvocation(inv) : null,
-    id: p.id, workspace_id: p.workspaceId, kind: "invocation_consent", subject_id: p.subjectId, status: p.status as TPendingOperation["status"],
-    reason: p.reason, requested_by: p.requestedBy, resolved_by: p.resolvedBy, resolved_at: p.resolvedAt ? iso(p.resolvedAt) : null,
-    note: p.note, created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),
+    id: p.id,
+    workspace_id: p.workspaceId,
+    kind: "invocation_consent",
+    subject_id: p.subjectId,
+    status: p.status as TPendingOperation["status"],
+    reason: p.reason,
+    requested_by: p.requestedBy,
+    resolved_by: p.resolvedBy,
+    resolved_at: p.resolvedAt ? iso(p.resolvedAt) : null,
+    note: p.note,
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
   };
 }
 
-export async function listPending(workspaceId: string, q: TListQuery & { status?: "pending" | "approved" | "denied" }): Promise<TPage<TPendingOperation>> {
+export async function listPending(
+  workspaceId: string,
+  q: TListQuery & { status?: "pending" | "approved" | "denied" },
+): Promise<TPage<TPendingOperation>> {
   const args = keysetArgs(q);
-  const rows = await scopedDb(workspaceId).pendingOperation.findMany({ ...args, where: { ...args.where, ...(q.status ? { status: q.status } : {}) } });
+  const rows = await scopedDb(workspaceId).pendingOperation.findMany({
+    ...args,
+    where: { ...args.where, ...(q.status ? { status: q.status } : {}) },
+  });
   const invs = await scopedDb(workspaceId).invocation.findMany({ where: { id: { in: rows.map((r) => r.subjectId) } } });
   const byId = new Map(invs.map((i) => [i.id, i]));
   return toPage(rows, q, (r) => toPending(r, byId.get(r.subjectId) ?? null));
 }
 
 export async function resolvePending(
-  caller: TCaller, workspaceId: string, pendingId: string, body: { decision: "approve" | "deny"; note?: string },
+  caller: TCaller,
+  workspaceId: string,
+  pendingId: string,
+  body: { decision: "approve" | "deny"; note?: string },
 ): Promise<{ pending_operation: TPendingOperation; invocation: TInvocation }> {
   const p = await scopedDb(workspaceId).pendingOperation.findUnique({ where: { id: pendingId } });
   if (!p) throw notFound(`Pending operation ${pendingId}`);
@@ -45,19 +63,35 @@ export async function resolvePending(
       where: { id: pendingId, status: "pending" },
       data: { status, resolvedBy: caller.userId, resolvedAt: now, note: body.note ?? null, updatedAt: now },
     });
-    if (moved.count !== 1) throw new AppError("conflict", `Pending operation ${pendingId} is already ${p.status}`, { reason: "already_resolved" });
+    if (moved.count !== 1)
+      throw new AppError("conflict", `Pending operation ${pendingId} is already ${p.status}`, {
+        reason: "already_resolved",
+      });
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "pending.resolved", target: { kind: "pending_operation", id: pendingId },
-      correlationId: caller.correlationId, details: { decision: body.decision, subject_id: p.subjectId, kind: p.kind },
+      workspaceId,
+      actor: { kind: "user", id: caller.userId },
+      action: "pending.resolved",
+      target: { kind: "pending_operation", id: pendingId },
+      correlationId: caller.correlationId,
+      details: { decision: body.decision, subject_id: p.subjectId, kind: p.kind },
     });
     let inv = await tx.invocation.findUniqueOrThrow({ where: { id: p.subjectId } });
     if (status === "denied") {
       const admission: TAdmission = {
-        ...(inv.admission as TAdmission), outcome: "denied", reason: "permission_denied",
-        message: `An owner or admin denied this request${body.note ? `: ${body.note}` : "."}`.slice(0, 512), decided_at: now.toISOString(),
+        ...(inv.admission as TAdmission),
+        outcome: "denied",
+        reason: "permission_denied",
+        message: `An owner or admin denied this request${body.note ? `: ${body.note}` : "."}`.slice(0, 512),
+        decided_at: now.toISOString(),
       };
       inv = await tx.invocation.update({ where: { id: inv.id }, data: { admission: admission, updatedAt: now } });
-      await emitEvent(tx, { workspaceId, type: "invocation.changed", correlationId: caller.correlationId, subject: inv.id, data: { invocation_id: inv.id, session_id: inv.sessionId, status: "denied", reason: "permission_denied" } });
+      await emitEvent(tx, {
+        workspaceId,
+        type: "invocation.changed",
+        correlationId: caller.correlationId,
+        subject: inv.id,
+        data: { invocation_id: inv.id, session_id: inv.sessionId, status: "denied", reason: "permission_denied" },
+      });
     }
     return { pending: await tx.pendingOperation.findUniqueOrThrow({ where: { id: pendingId } }), inv };
   });

@@ -56,7 +56,12 @@ export const ZInvocationCreateRequest = z
   .strictObject({
     kind: z.literal("http_request"),
     method: z.enum(HTTP_METHODS),
-    path: z.string().min(1).max(2048).regex(/^\//, "must start with /").refine((p) => !p.includes("?") && !p.includes("#"), "must not contain ? or #"),
+    path: z
+      .string()
+      .min(1)
+      .max(2048)
+      .regex(/^\//, "must start with /")
+      .refine((p) => !p.includes("?") && !p.includes("#"), "must not contain ? or #"),
     query_evidence: ZEvidence.optional(),
     body_evidence: ZEvidence.nullable(),
   })
@@ -65,7 +70,14 @@ export type TInvocationInput = z.infer<typeof ZInvocationCreateRequest>;
 
 export const CHECK_NAMES = ["permission", "policy", "binding", "verification", "usage"] as const;
 export const ADMISSION_REASONS = [
-  "admitted", "permission_denied", "policy_blocked", "binding_unavailable", "verification_blocked", "usage_denied", "rate_limited", "pending_consent",
+  "admitted",
+  "permission_denied",
+  "policy_blocked",
+  "binding_unavailable",
+  "verification_blocked",
+  "usage_denied",
+  "rate_limited",
+  "pending_consent",
 ] as const;
 export type TAdmissionReason = (typeof ADMISSION_REASONS)[number];
 
@@ -80,7 +92,10 @@ export const ZAdmission = z.object({
   reason: z.enum(ADMISSION_REASONS),
   execution_id: zId("exe").nullable(),
   pending_operation_id: zId("pend").nullable(),
-  checks: z.array(z.object({ name: z.enum(CHECK_NAMES), status: z.enum(["passed", "failed", "skipped"]) })).min(1).max(5),
+  checks: z
+    .array(z.object({ name: z.enum(CHECK_NAMES), status: z.enum(["passed", "failed", "skipped"]) }))
+    .min(1)
+    .max(5),
   message: z.string().max(512),
   decided_at: z.string(),
 });
@@ -95,10 +110,19 @@ export const ZExecution = z.object({
   deployment_id: zId("dep").nullable(),
   execution_mode: z.enum(["managed", "remote", "bridge"]),
   status: z.enum(["completed", "failed", "cancelled", "timed_out"]),
-  failure: z.object({ code: z.enum(["product_error", "runtime_error", "timeout", "cancelled", "isolation_violation"]), message: z.string().max(2048) }).nullable(),
+  failure: z
+    .object({
+      code: z.enum(["product_error", "runtime_error", "timeout", "cancelled", "isolation_violation"]),
+      message: z.string().max(2048),
+    })
+    .nullable(),
   result: z.object({ http_status: z.number().int().min(100).max(599).nullable(), body_evidence: ZEvidence.nullable() }),
   log_evidence: ZEvidence.nullable(),
-  usage: z.object({ duration_ms: z.number().int().min(0), cpu_ms: z.number().int().min(0).nullable(), memory_peak_bytes: z.number().int().min(0).nullable() }),
+  usage: z.object({
+    duration_ms: z.number().int().min(0),
+    cpu_ms: z.number().int().min(0).nullable(),
+    memory_peak_bytes: z.number().int().min(0).nullable(),
+  }),
   started_at: z.string(),
   finished_at: z.string(),
 });
@@ -145,7 +169,9 @@ export const ZPendingOperation = z
 export type TPendingOperation = z.infer<typeof ZPendingOperation>;
 export const ZPendingOperationList = zPage(ZPendingOperation).meta({ id: "PendingOperations" });
 
-export const ZPendingResolution = z.strictObject({
-  decision: z.enum(["approve", "deny"]),
-  note: z.string().max(500).optional(),
-}).meta({ id: "PendingResolution" });
+export const ZPendingResolution = z
+  .strictObject({
+    decision: z.enum(["approve", "deny"]),
+    note: z.string().max(500).optional(),
+  })
+  .meta({ id: "PendingResolution" });

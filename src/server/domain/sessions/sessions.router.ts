@@ -4,38 +4,80 @@ import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { authedProcedure, workspaceProcedure } from "@/server/trpc/procedures";
 import {
-  ZAccess, ZAccessList, ZInvocation, ZInvocationCreateRequest, ZInvocationList, ZPendingOperation, ZPendingOperationList, ZPendingResolution,
-  ZSession, ZSessionCreateRequest, ZSessionList,
+  ZAccess,
+  ZAccessList,
+  ZInvocation,
+  ZInvocationCreateRequest,
+  ZInvocationList,
+  ZPendingOperation,
+  ZPendingOperationList,
+  ZPendingResolution,
+  ZSession,
+  ZSessionCreateRequest,
+  ZSessionList,
 } from "./sessions.contract";
 import * as accesses from "./access.service";
 import * as invocations from "./invocations.service";
+import { InvocationTiming } from "./invocation-timing";
 import * as pending from "./pending.service";
 import * as sessions from "./sessions.service";
 
 const tags = ["Sessions and invocations"];
-const caller = (ctx: { principal: { userId: string }; correlationId: string }) => ({ userId: ctx.principal.userId, correlationId: ctx.correlationId });
+const caller = (ctx: { principal: { userId: string }; correlationId: string }) => ({
+  userId: ctx.principal.userId,
+  correlationId: ctx.correlationId,
+});
 
 export const sessionsRouter = router({
   requestAccess: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/v1/surfaces/{srf}/access", tags, summary: "Qualify (or reuse) the caller's access to a surface" } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/surfaces/{srf}/access",
+        tags,
+        summary: "Qualify (or reuse) the caller's access to a surface",
+      },
+    })
     .input(z.strictObject({ srf: zId("srf") }))
     .output(ZAccess)
     .mutation(({ ctx, input }) => accesses.requestAccess(caller(ctx), input.srf)),
 
   listAccesses: workspaceProcedure("admin")
-    .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/accesses", tags, summary: "List accesses to the workspace's surfaces" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/workspaces/{ws}/accesses",
+        tags,
+        summary: "List accesses to the workspace's surfaces",
+      },
+    })
     .input(zListQuery.extend({ surface_id: zId("srf").optional() }))
     .output(ZAccessList)
     .query(({ ctx, input }) => accesses.listAccesses(ctx.workspace.workspaceId, input)),
 
   revokeAccess: workspaceProcedure("admin")
-    .meta({ openapi: { method: "POST", path: "/v1/workspaces/{ws}/accesses/{acc}:revoke", tags, summary: "Revoke an access; its sessions close" } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/workspaces/{ws}/accesses/{acc}:revoke",
+        tags,
+        summary: "Revoke an access; its sessions close",
+      },
+    })
     .input(z.strictObject({ ws: zWorkspaceId, acc: zId("acc") }))
     .output(ZAccess)
     .mutation(({ ctx, input }) => accesses.revokeAccess(caller(ctx), ctx.workspace.workspaceId, input.acc)),
 
   open: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/v1/sessions", tags, summary: "Open a session on a surface (qualifies access as needed)" }, successStatus: 201 })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/sessions",
+        tags,
+        summary: "Open a session on a surface (qualifies access as needed)",
+      },
+      successStatus: 201,
+    })
     .input(ZSessionCreateRequest)
     .output(ZSession)
     .mutation(({ ctx, input }) => sessions.openSession(caller(ctx), input.surface_id)),
@@ -59,34 +101,64 @@ export const sessionsRouter = router({
     .query(({ ctx, input }) => sessions.listSessions(ctx.workspace.workspaceId, input)),
 
   invoke: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/v1/sessions/{ses}/invocations", tags, summary: "Send an HTTP request through a session: admitted and executed, denied, or left pending" }, successStatus: 201 })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/sessions/{ses}/invocations",
+        tags,
+        summary: "Send an HTTP request through a session: admitted and executed, denied, or left pending",
+      },
+      successStatus: 201,
+    })
     .input(ZInvocationCreateRequest.extend({ ses: zId("ses") }))
     .output(ZInvocation)
-    .mutation(({ ctx, input }) => {
+    .mutation(async ({ ctx, input }) => {
       const { ses, ...body } = input;
-      return invocations.createInvocation(caller(ctx), ses, body);
+      // Server-Timing and Capstan-Overhead-Ms (everything but the app's own time), as the Bridge answers them.
+      const timing = new InvocationTiming(ctx.startedAt);
+      const out = await invocations.createInvocation(caller(ctx), ses, body, timing);
+      Object.assign(ctx.resHeaders, timing.headers());
+      return out;
     }),
 
   invocation: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/sessions/{ses}/invocations/{inv}", tags, summary: "Get an invocation" } })
+    .meta({
+      openapi: { method: "GET", path: "/v1/sessions/{ses}/invocations/{inv}", tags, summary: "Get an invocation" },
+    })
     .input(z.object({ ses: zId("ses"), inv: zId("inv") }))
     .output(ZInvocation)
     .query(({ ctx, input }) => invocations.getInvocation(caller(ctx), input.ses, input.inv)),
 
   invocations: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/sessions/{ses}/invocations", tags, summary: "List a session's invocations" } })
+    .meta({
+      openapi: { method: "GET", path: "/v1/sessions/{ses}/invocations", tags, summary: "List a session's invocations" },
+    })
     .input(zListQuery.extend({ ses: zId("ses") }))
     .output(ZInvocationList)
     .query(({ ctx, input }) => invocations.listInvocations(caller(ctx), input.ses, input)),
 
   pending: workspaceProcedure("admin")
-    .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/pending-operations", tags, summary: "List pending operations (invocations waiting for consent)" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/workspaces/{ws}/pending-operations",
+        tags,
+        summary: "List pending operations (invocations waiting for consent)",
+      },
+    })
     .input(zListQuery.extend({ status: z.enum(["pending", "approved", "denied"]).optional() }))
     .output(ZPendingOperationList)
     .query(({ ctx, input }) => pending.listPending(ctx.workspace.workspaceId, input)),
 
   resolve: workspaceProcedure("admin")
-    .meta({ openapi: { method: "POST", path: "/v1/workspaces/{ws}/pending-operations/{pend}:resolve", tags, summary: "Approve or deny a pending operation (audit pending.resolved)" } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/workspaces/{ws}/pending-operations/{pend}:resolve",
+        tags,
+        summary: "Approve or deny a pending operation (audit pending.resolved)",
+      },
+    })
     .input(ZPendingResolution.extend({ ws: zWorkspaceId, pend: zId("pend") }))
     .output(z.object({ pending_operation: ZPendingOperation, invocation: ZInvocation }).meta({ id: "PendingResolved" }))
     .mutation(({ ctx, input }) => pending.resolvePending(caller(ctx), ctx.workspace.workspaceId, input.pend, input)),

@@ -11,7 +11,9 @@ export const ZSigningKey = z
     alg: z.literal("ES256"),
     state: z
       .enum(["next", "active", "retiring", "retired"])
-      .describe("next: published, not signing yet; active: signs; retiring: published until the tokens it signed expire; retired: gone from the JWKS"),
+      .describe(
+        "next: published, not signing yet; active: signs; retiring: published until the tokens it signed expire; retired: gone from the JWKS",
+      ),
     created_at: z.string(),
     activates_at: z.string().describe("When it starts (or started) signing"),
     retires_at: z.string().nullable().describe("When it leaves (or left) the JWKS; null while no newer key exists"),

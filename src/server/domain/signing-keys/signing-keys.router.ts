@@ -1,13 +1,20 @@
 import { z } from "zod";
-import { listSigningKeys, rotationTimings } from "@/server/platform/signing-keys";
+import { listSigningKeys, rotationTimings } from "@/server/domain/signing-keys/signing-keys.service";
 import { router } from "@/server/trpc/init";
 import { platformAdminProcedure } from "@/server/trpc/procedures";
 import { ZSigningKeys } from "./signing-keys.contract";
 
-/** Read-only: keys rotate with `capstan rotate-signing-key` (see README, Security). */
+/** Read-only: keys rotate with `capstan rotate-signing-key` (docs/security.md). */
 export const signingKeysRouter = router({
   list: platformAdminProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/platform/signing-keys", tags: ["Service identities"], summary: "The token signing keys with their rotation state and schedule" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/platform/signing-keys",
+        tags: ["Service identities"],
+        summary: "The token signing keys with their rotation state and schedule",
+      },
+    })
     .input(z.object({}))
     .output(ZSigningKeys)
     .query(async () => {

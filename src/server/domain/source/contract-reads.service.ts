@@ -30,7 +30,11 @@ function remember(map: Map<string, TEntry>, key: string, value: TContract | null
 
 type TRow = { id: string; capabilities: TCapabilityEntry[] };
 
-/** Until deployments pin one, the active revision is the product's latest revision with a ready contract. */
+/**
+ * The contract a product's service identities call the Bridge under: its latest
+ * revision with a ready contract. A deployment's own app calls under its
+ * deployed revision's contract instead (the deployment's Bridge socket).
+ */
 export async function activeContract(productId: string): Promise<TContract | null> {
   const hit = active.get(productId);
   if (hit && Date.now() - hit.at < CONTRACT_TTL_MS) return hit.value;
@@ -41,7 +45,12 @@ export async function activeContract(productId: string): Promise<TContract | nul
       ORDER BY contract_confirmed_at DESC, id DESC LIMIT 1`,
     [productId],
   );
-  return remember(active, productId, rows[0] ? { revisionId: rows[0].id, capabilities: rows[0].capabilities } : null, version);
+  return remember(
+    active,
+    productId,
+    rows[0] ? { revisionId: rows[0].id, capabilities: rows[0].capabilities } : null,
+    version,
+  );
 }
 
 /** A given revision's ready contract (a deployment's own), cached like the active one. */
@@ -54,7 +63,12 @@ export async function revisionContract(revisionId: string): Promise<TContract | 
     "SELECT id, capabilities FROM revisions WHERE id = $1 AND contract_status = 'ready'",
     [revisionId],
   );
-  return remember(byRevision, revisionId, rows[0] ? { revisionId: rows[0].id, capabilities: rows[0].capabilities } : null, version);
+  return remember(
+    byRevision,
+    revisionId,
+    rows[0] ? { revisionId: rows[0].id, capabilities: rows[0].capabilities } : null,
+    version,
+  );
 }
 
 // A product's contract changed (a revision's contract became ready): its active contract is read again.

@@ -49,20 +49,26 @@ function invalid(path: string, message: string): never {
   throw new ContractError("scope_invalid", path, message);
 }
 
-const int = (min: number, max: number): TCheck => (v, path, what) => {
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) invalid(path, `${what} must be an integer from ${min} to ${max}`);
-};
+const int =
+  (min: number, max: number): TCheck =>
+  (v, path, what) => {
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
+      invalid(path, `${what} must be an integer from ${min} to ${max}`);
+  };
 const prefix: TCheck = (v, path, what) => {
-  if (typeof v !== "string" || !v.startsWith("/") || v.includes("..")) invalid(path, `${what} must be a string starting with "/" and containing no ".."`);
+  if (typeof v !== "string" || !v.startsWith("/") || v.includes(".."))
+    invalid(path, `${what} must be a string starting with "/" and containing no ".."`);
 };
-const arrayOf = (min: number, max: number, item: (v: unknown) => boolean, itemRule: string): TCheck => (v, path, what) => {
-  if (!Array.isArray(v) || v.length < min || v.length > max) {
-    invalid(path, `${what} must be an array of ${min}${max === Infinity ? " or more" : ` to ${max}`} items`);
-  }
-  (v as unknown[]).forEach((x, i) => {
-    if (!item(x)) invalid(`${path}/${i}`, `${what}[${i}] must be ${itemRule}`);
-  });
-};
+const arrayOf =
+  (min: number, max: number, item: (v: unknown) => boolean, itemRule: string): TCheck =>
+  (v, path, what) => {
+    if (!Array.isArray(v) || v.length < min || v.length > max) {
+      invalid(path, `${what} must be an array of ${min}${max === Infinity ? " or more" : ` to ${max}`} items`);
+    }
+    (v as unknown[]).forEach((x, i) => {
+      if (!item(x)) invalid(`${path}/${i}`, `${what}[${i}] must be ${itemRule}`);
+    });
+  };
 
 type TRule = { actions: readonly string[]; owner: TCapabilityEntry["credential_owner"]; scope: Record<string, TCheck> };
 
@@ -98,7 +104,8 @@ export const CAPABILITY_RULES: Record<TCapabilityId, TRule> = {
   },
 };
 
-export const isCapabilityId = (v: unknown): v is TCapabilityId => typeof v === "string" && Object.hasOwn(CAPABILITY_RULES, v);
+export const isCapabilityId = (v: unknown): v is TCapabilityId =>
+  typeof v === "string" && Object.hasOwn(CAPABILITY_RULES, v);
 
 /** Exactly the table's scope fields, each valid; returns a copy. */
 export function checkScope(id: TCapabilityId, v: unknown, path: string): Record<string, unknown> {
@@ -106,7 +113,11 @@ export function checkScope(id: TCapabilityId, v: unknown, path: string): Record<
   if (!isPlainObject(v)) invalid(path, `${id}: scope must be an object`);
   const scope = v;
   for (const key of Object.keys(scope)) {
-    if (!Object.hasOwn(rules, key)) invalid(`${path}/${pointerToken(key)}`, `${id}: scope has no field ${JSON.stringify(key)} (allowed: ${Object.keys(rules).join(", ")})`);
+    if (!Object.hasOwn(rules, key))
+      invalid(
+        `${path}/${pointerToken(key)}`,
+        `${id}: scope has no field ${JSON.stringify(key)} (allowed: ${Object.keys(rules).join(", ")})`,
+      );
   }
   const out: Record<string, unknown> = {};
   for (const [key, check] of Object.entries(rules)) {
@@ -122,18 +133,26 @@ export function checkProvider(id: TCapabilityId, v: unknown, path: string): TCap
   if (!isPlainObject(v)) invalid(path, `${id}: provider must be an object`);
   const p = v;
   for (const key of Object.keys(p)) {
-    if (key !== "allow" && key !== "fallback" && key !== "prefer") invalid(`${path}/${pointerToken(key)}`, `${id}: provider has no field ${JSON.stringify(key)} (allowed: allow, fallback, prefer)`);
+    if (key !== "allow" && key !== "fallback" && key !== "prefer")
+      invalid(
+        `${path}/${pointerToken(key)}`,
+        `${id}: provider has no field ${JSON.stringify(key)} (allowed: allow, fallback, prefer)`,
+      );
   }
   if (!Array.isArray(p.allow)) invalid(`${path}/allow`, `${id}: provider.allow must be an array of strings`);
   const allow = p.allow as unknown[];
   allow.forEach((a, i) => {
     if (typeof a !== "string") invalid(`${path}/allow/${i}`, `${id}: provider.allow[${i}] must be a string`);
   });
-  if (p.fallback !== "none" && p.fallback !== "listed") invalid(`${path}/fallback`, `${id}: provider.fallback must be "none" or "listed"`);
-  if (p.prefer !== undefined && typeof p.prefer !== "string") invalid(`${path}/prefer`, `${id}: provider.prefer must be a string`);
+  if (p.fallback !== "none" && p.fallback !== "listed")
+    invalid(`${path}/fallback`, `${id}: provider.fallback must be "none" or "listed"`);
+  if (p.prefer !== undefined && typeof p.prefer !== "string")
+    invalid(`${path}/prefer`, `${id}: provider.prefer must be a string`);
   if (id === "data.kv") {
-    if (allow.length !== 1 || allow[0] !== "platform") invalid(`${path}/allow`, `data.kv: provider.allow must be exactly ["platform"]`);
-    if (p.prefer !== undefined && p.prefer !== "platform") invalid(`${path}/prefer`, `data.kv: provider.prefer, if present, must be "platform"`);
+    if (allow.length !== 1 || allow[0] !== "platform")
+      invalid(`${path}/allow`, `data.kv: provider.allow must be exactly ["platform"]`);
+    if (p.prefer !== undefined && p.prefer !== "platform")
+      invalid(`${path}/prefer`, `data.kv: provider.prefer, if present, must be "platform"`);
     if (p.fallback !== "none") invalid(`${path}/fallback`, `data.kv: provider.fallback must be "none"`);
   }
   return {

@@ -1,7 +1,13 @@
 import { canonicalJson } from "@/server/platform/canonical-json";
 import { sha256Hex } from "@/server/platform/crypto";
 import {
-  CAPABILITY_RULES, checkProvider, checkScope, ContractError, isCapabilityId, isPlainObject, pointerToken,
+  CAPABILITY_RULES,
+  checkProvider,
+  checkScope,
+  ContractError,
+  isCapabilityId,
+  isPlainObject,
+  pointerToken,
   type TCapabilityId,
 } from "./contract-rules";
 import type { TCapabilityEntry, TContractResult } from "./source.types";
@@ -67,7 +73,11 @@ export function validateContract(text: string | null): TContractResult {
 function parseContract(text: string): TCapabilityEntry[] {
   const bytes = Buffer.byteLength(text, "utf8");
   if (bytes > MAX_CONTRACT_BYTES) {
-    throw new ContractError("contract_too_large", "/", `capabilities.json is ${bytes} bytes; the limit is ${MAX_CONTRACT_BYTES}`);
+    throw new ContractError(
+      "contract_too_large",
+      "/",
+      `capabilities.json is ${bytes} bytes; the limit is ${MAX_CONTRACT_BYTES}`,
+    );
   }
   let doc: unknown;
   try {
@@ -75,16 +85,26 @@ function parseContract(text: string): TCapabilityEntry[] {
   } catch (err) {
     throw new ContractError("scope_invalid", "/", `capabilities.json is not valid JSON (${(err as Error).message})`);
   }
-  if (!isPlainObject(doc)) throw new ContractError("scope_invalid", "/", `capabilities.json must be an object {"capabilities": [...]}`);
+  if (!isPlainObject(doc))
+    throw new ContractError("scope_invalid", "/", `capabilities.json must be an object {"capabilities": [...]}`);
   for (const key of Object.keys(doc)) {
     if (key === "capabilities") continue;
     if (key === "$schema" && typeof doc[key] === "string") continue;
-    throw new ContractError("scope_invalid", `/${pointerToken(key)}`, `capabilities.json has no member ${JSON.stringify(key)} (only "capabilities")`);
+    throw new ContractError(
+      "scope_invalid",
+      `/${pointerToken(key)}`,
+      `capabilities.json has no member ${JSON.stringify(key)} (only "capabilities")`,
+    );
   }
   const list = doc.capabilities;
-  if (!Array.isArray(list)) throw new ContractError("scope_invalid", "/capabilities", `capabilities.json needs a "capabilities" array`);
+  if (!Array.isArray(list))
+    throw new ContractError("scope_invalid", "/capabilities", `capabilities.json needs a "capabilities" array`);
   if (list.length > MAX_CONTRACT_ENTRIES) {
-    throw new ContractError("contract_too_large", "/capabilities", `capabilities.json has ${list.length} entries; the limit is ${MAX_CONTRACT_ENTRIES}`);
+    throw new ContractError(
+      "contract_too_large",
+      "/capabilities",
+      `capabilities.json has ${list.length} entries; the limit is ${MAX_CONTRACT_ENTRIES}`,
+    );
   }
   const seen = new Set<string>();
   return list.map((entry, i) => checkEntry(entry, `/capabilities/${i}`, seen));
@@ -94,18 +114,32 @@ function checkEntry(v: unknown, path: string, seen: Set<string>): TCapabilityEnt
   if (!isPlainObject(v)) throw new ContractError("scope_invalid", path, "a capability entry must be an object");
   const id = v.id;
   if (!isCapabilityId(id)) {
-    throw new ContractError("unknown_capability", `${path}/id`, `unknown capability ${JSON.stringify(id ?? null)}; known: ${Object.keys(CAPABILITY_RULES).join(", ")}`);
+    throw new ContractError(
+      "unknown_capability",
+      `${path}/id`,
+      `unknown capability ${JSON.stringify(id ?? null)}; known: ${Object.keys(CAPABILITY_RULES).join(", ")}`,
+    );
   }
   if (seen.has(id)) throw new ContractError("scope_invalid", `${path}/id`, `${id} is listed more than once`);
   seen.add(id);
   for (const key of Object.keys(v)) {
-    if (!ENTRY_FIELDS.includes(key)) throw new ContractError("scope_invalid", `${path}/${pointerToken(key)}`, `${id}: an entry has no field ${JSON.stringify(key)}`);
+    if (!ENTRY_FIELDS.includes(key))
+      throw new ContractError(
+        "scope_invalid",
+        `${path}/${pointerToken(key)}`,
+        `${id}: an entry has no field ${JSON.stringify(key)}`,
+      );
   }
-  if (typeof v.required !== "boolean") throw new ContractError("scope_invalid", `${path}/required`, `${id}: required must be a boolean`);
+  if (typeof v.required !== "boolean")
+    throw new ContractError("scope_invalid", `${path}/required`, `${id}: required must be a boolean`);
   const actions = checkActions(id, v.actions, `${path}/actions`);
   const owner = CAPABILITY_RULES[id].owner;
   if (v.credential_owner !== owner) {
-    throw new ContractError("owner_not_supported", `${path}/credential_owner`, `${id}: credential_owner must be "${owner}", not ${JSON.stringify(v.credential_owner ?? null)}`);
+    throw new ContractError(
+      "owner_not_supported",
+      `${path}/credential_owner`,
+      `${id}: credential_owner must be "${owner}", not ${JSON.stringify(v.credential_owner ?? null)}`,
+    );
   }
   const scope = checkScope(id, v.scope, `${path}/scope`);
   const provider = checkProvider(id, v.provider, `${path}/provider`);
@@ -113,14 +147,20 @@ function checkEntry(v: unknown, path: string, seen: Set<string>): TCapabilityEnt
 }
 
 function checkActions(id: TCapabilityId, v: unknown, path: string): string[] {
-  if (!Array.isArray(v) || v.length === 0) throw new ContractError("scope_invalid", path, `${id}: actions must be a non-empty array`);
+  if (!Array.isArray(v) || v.length === 0)
+    throw new ContractError("scope_invalid", path, `${id}: actions must be a non-empty array`);
   const allowed = CAPABILITY_RULES[id].actions;
   const out: string[] = [];
   v.forEach((a: unknown, i) => {
     if (typeof a !== "string" || !allowed.includes(a)) {
-      throw new ContractError("unknown_action", `${path}/${i}`, `${id}: unknown action ${JSON.stringify(a)}; allowed: ${allowed.join(", ")}`);
+      throw new ContractError(
+        "unknown_action",
+        `${path}/${i}`,
+        `${id}: unknown action ${JSON.stringify(a)}; allowed: ${allowed.join(", ")}`,
+      );
     }
-    if (out.includes(a)) throw new ContractError("scope_invalid", `${path}/${i}`, `${id}: action ${a} is listed more than once`);
+    if (out.includes(a))
+      throw new ContractError("scope_invalid", `${path}/${i}`, `${id}: action ${a} is listed more than once`);
     out.push(a);
   });
   return out;

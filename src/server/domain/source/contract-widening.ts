@@ -1,6 +1,13 @@
 import type { TCapabilityEntry } from "./source.types";
 
-const NUMERIC_LIMITS = ["max_tokens_per_call", "max_object_bytes", "max_value_bytes", "max_keys", "max_recipients", "max_message_bytes"];
+const NUMERIC_LIMITS = [
+  "max_tokens_per_call",
+  "max_object_bytes",
+  "max_value_bytes",
+  "max_keys",
+  "max_recipients",
+  "max_message_bytes",
+];
 const SET_FIELDS = ["models", "from_addresses"];
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
@@ -17,7 +24,8 @@ function entryWidening(prev: TCapabilityEntry, next: TCapabilityEntry): string |
   for (const key of NUMERIC_LIMITS) {
     const n = next.scope[key];
     const p = prev.scope[key];
-    if (typeof n === "number" && (typeof p !== "number" || n > p)) return `raises ${key} from ${typeof p === "number" ? p : "none"} to ${n}`;
+    if (typeof n === "number" && (typeof p !== "number" || n > p))
+      return `raises ${key} from ${typeof p === "number" ? p : "none"} to ${n}`;
   }
   for (const key of SET_FIELDS) {
     const had = strings(prev.scope[key]);
@@ -31,10 +39,12 @@ function entryWidening(prev: TCapabilityEntry, next: TCapabilityEntry): string |
   }
   const n = next.scope.prefix;
   const p = prev.scope.prefix;
-  if (typeof n === "string" && (typeof p !== "string" || !prefixWithin(n, p))) return `widens prefix from ${typeof p === "string" ? p : "none"} to ${n}`;
+  if (typeof n === "string" && (typeof p !== "string" || !prefixWithin(n, p)))
+    return `widens prefix from ${typeof p === "string" ? p : "none"} to ${n}`;
   const provider = next.provider.allow.find((a) => !prev.provider.allow.includes(a));
   if (provider !== undefined) return `allows provider ${provider}`;
-  if (prev.provider.fallback === "none" && next.provider.fallback === "listed") return "switches provider fallback from none to listed";
+  if (prev.provider.fallback === "none" && next.provider.fallback === "listed")
+    return "switches provider fallback from none to listed";
   return null;
 }
 

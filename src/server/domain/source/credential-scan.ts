@@ -20,7 +20,10 @@ const PATTERNS: ReadonlyArray<readonly [label: string, re: RegExp]> = [
   ["an AWS access key id", /AKIA[0-9A-Z]{16}/],
   ["a Slack token", /xox[baprs]-[A-Za-z0-9-]{10,}/],
   ["a private key", /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
-  ["an API key, secret, token or password assignment", /(?:api[_-]?key|secret|token|password)\s*=\s*(?!["']?\$)\S{8,}/i],
+  [
+    "an API key, secret, token or password assignment",
+    /(?:api[_-]?key|secret|token|password)\s*=\s*(?!["']?\$)\S{8,}/i,
+  ],
   ["a URL with embedded credentials", /https?:\/\/[^/\s:@]+:(?!\$)[^@\s/]+@/],
 ];
 

@@ -16,7 +16,10 @@ function detect(files: Record<string, string>, extra: TTreeEntry[] = []) {
 const pkg = (o: Record<string, unknown>) => JSON.stringify(o);
 const codes = (f: { code: string }[]) => f.map((x) => x.code);
 async function rejection(p: Promise<unknown>): Promise<SourceRejection> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(SourceRejection);
   return err as SourceRejection;
 }
@@ -24,7 +27,11 @@ async function rejection(p: Promise<unknown>): Promise<SourceRejection> {
 describe("detectDescriptor: a typical node app", () => {
   it("builds the whole descriptor with every field detected", async () => {
     const { descriptor, findings } = await detect({
-      "package.json": pkg({ packageManager: "pnpm@9.1.0", scripts: { build: "next build", start: "next start" }, engines: { node: ">=20" } }),
+      "package.json": pkg({
+        packageManager: "pnpm@9.1.0",
+        scripts: { build: "next build", start: "next start" },
+        engines: { node: ">=20" },
+      }),
       "pnpm-lock.yaml": "lockfileVersion: 9",
     });
     expect(findings).toEqual([]);
@@ -33,9 +40,17 @@ describe("detectDescriptor: a typical node app", () => {
       entrypoint: { command: "pnpm", args: ["run", "start"] },
       ports: [{ port: 3000, protocol: "http" }],
       field_sources: {
-        runtime: "detected", entrypoint: "detected", ports: "detected", "build_plan.runtime": "detected", "build_plan.workdir": "detected",
-        "build_plan.install": "detected", "build_plan.build": "detected", "build_plan.start": "detected", "build_plan.port": "detected",
-        "build_plan.health": "detected", "build_plan.env": "detected",
+        runtime: "detected",
+        entrypoint: "detected",
+        ports: "detected",
+        "build_plan.runtime": "detected",
+        "build_plan.workdir": "detected",
+        "build_plan.install": "detected",
+        "build_plan.build": "detected",
+        "build_plan.start": "detected",
+        "build_plan.port": "detected",
+        "build_plan.health": "detected",
+        "build_plan.env": "detected",
       },
       build_plan: {
         runtime: { kind: "node", version: ">=20" },
@@ -60,14 +75,23 @@ describe("detectDescriptor: package manager and install", () => {
     [{ "npm-shrinkwrap.json": "{}" }, "npm", "npm ci"],
     [{ "package-lock.json": "{}", "npm-shrinkwrap.json": "{}" }, "npm", "npm ci"],
   ])("lockfiles %j -> %s", async (lockfiles, pm, install) => {
-    const { descriptor, findings } = await detect({ "package.json": pkg({ scripts: { start: "node s.js" } }), ...lockfiles });
+    const { descriptor, findings } = await detect({
+      "package.json": pkg({ scripts: { start: "node s.js" } }),
+      ...lockfiles,
+    });
     expect(descriptor.build_plan!.install).toEqual({ package_manager: pm, command: install });
     expect(findings).toEqual([]);
   });
 
   it("takes packageManager first (the version and corepack hash are ignored)", async () => {
-    const { descriptor } = await detect({ "package.json": pkg({ packageManager: "yarn@1.22.22+sha512.abc" }), "yarn.lock": "" });
-    expect(descriptor.build_plan!.install).toEqual({ package_manager: "yarn", command: "yarn install --frozen-lockfile" });
+    const { descriptor } = await detect({
+      "package.json": pkg({ packageManager: "yarn@1.22.22+sha512.abc" }),
+      "yarn.lock": "",
+    });
+    expect(descriptor.build_plan!.install).toEqual({
+      package_manager: "yarn",
+      command: "yarn install --frozen-lockfile",
+    });
   });
 
   it("falls back to npm install with an info finding when there is no lockfile", async () => {
@@ -77,14 +101,18 @@ describe("detectDescriptor: package manager and install", () => {
   });
 
   it("uses packageManager without a lockfile, without the frozen flag", async () => {
-    const { descriptor, findings } = await detect({ "package.json": pkg({ packageManager: "pnpm@9.1.0", main: "s.js" }) });
+    const { descriptor, findings } = await detect({
+      "package.json": pkg({ packageManager: "pnpm@9.1.0", main: "s.js" }),
+    });
     expect(descriptor.build_plan!.install).toEqual({ package_manager: "pnpm", command: "pnpm install" });
     expect(codes(findings)).toEqual(["no_lockfile"]);
   });
 
   it("does not guess with several lockfiles and no packageManager", async () => {
     const { descriptor, findings } = await detect({
-      "package.json": pkg({ scripts: { start: "node s.js", build: "tsc" } }), "yarn.lock": "", "package-lock.json": "{}",
+      "package.json": pkg({ scripts: { start: "node s.js", build: "tsc" } }),
+      "yarn.lock": "",
+      "package-lock.json": "{}",
     });
     expect(descriptor.build_plan!.install).toEqual({ package_manager: null, command: null });
     // Scripts still run through npm, which every node image has.
@@ -97,27 +125,46 @@ describe("detectDescriptor: package manager and install", () => {
   });
 
   it("uses packageManager with several lockfiles", async () => {
-    const { descriptor, findings } = await detect({ "package.json": pkg({ packageManager: "pnpm@9", main: "s.js" }), "pnpm-lock.yaml": "", "yarn.lock": "" });
-    expect(descriptor.build_plan!.install).toEqual({ package_manager: "pnpm", command: "pnpm install --frozen-lockfile" });
+    const { descriptor, findings } = await detect({
+      "package.json": pkg({ packageManager: "pnpm@9", main: "s.js" }),
+      "pnpm-lock.yaml": "",
+      "yarn.lock": "",
+    });
+    expect(descriptor.build_plan!.install).toEqual({
+      package_manager: "pnpm",
+      command: "pnpm install --frozen-lockfile",
+    });
     expect(codes(findings)).toEqual(["multiple_lockfiles"]);
   });
 
   it("warns when the lockfile contradicts packageManager and follows packageManager", async () => {
-    const { descriptor, findings } = await detect({ "package.json": pkg({ packageManager: "pnpm@9.1.0", main: "s.js" }), "yarn.lock": "" });
+    const { descriptor, findings } = await detect({
+      "package.json": pkg({ packageManager: "pnpm@9.1.0", main: "s.js" }),
+      "yarn.lock": "",
+    });
     expect(descriptor.build_plan!.install).toEqual({ package_manager: "pnpm", command: "pnpm install" });
     expect(findings).toEqual([expect.objectContaining({ severity: "warning", code: "lockfile_mismatch" })]);
-    const both = await detect({ "package.json": pkg({ packageManager: "pnpm@9", main: "s.js" }), "yarn.lock": "", "package-lock.json": "{}" });
+    const both = await detect({
+      "package.json": pkg({ packageManager: "pnpm@9", main: "s.js" }),
+      "yarn.lock": "",
+      "package-lock.json": "{}",
+    });
     expect(codes(both.findings)).toEqual(["multiple_lockfiles", "lockfile_mismatch"]);
   });
 
   it("ignores an unsupported packageManager with a warning", async () => {
-    const { descriptor, findings } = await detect({ "package.json": pkg({ packageManager: "bun@1.1.0", main: "s.js" }), "yarn.lock": "" });
+    const { descriptor, findings } = await detect({
+      "package.json": pkg({ packageManager: "bun@1.1.0", main: "s.js" }),
+      "yarn.lock": "",
+    });
     expect(descriptor.build_plan!.install.package_manager).toBe("yarn");
     expect(findings).toEqual([expect.objectContaining({ severity: "warning", code: "unsupported_package_manager" })]);
   });
 
   it("ignores lockfiles that are not regular files", async () => {
-    const { descriptor } = await detect({ "package.json": pkg({ main: "s.js" }) }, [{ path: "yarn.lock", kind: "symlink", size: 0, mode: 0o644, linkTarget: "x" }]);
+    const { descriptor } = await detect({ "package.json": pkg({ main: "s.js" }) }, [
+      { path: "yarn.lock", kind: "symlink", size: 0, mode: 0o644, linkTarget: "x" },
+    ]);
     expect(descriptor.build_plan!.install.command).toBe("npm install");
   });
 });
@@ -128,14 +175,20 @@ describe("detectDescriptor: start and build", () => {
     ["pnpm", { "pnpm-lock.yaml": "" }, "pnpm run start", ["run", "start"], "pnpm run build"],
     ["yarn", { "yarn.lock": "" }, "yarn start", ["start"], "yarn build"],
   ])("runs scripts.start and scripts.build through %s", async (pm, lock, start, args, build) => {
-    const { descriptor } = await detect({ "package.json": pkg({ scripts: { start: "node server.js", build: "tsc" } }), ...lock });
+    const { descriptor } = await detect({
+      "package.json": pkg({ scripts: { start: "node server.js", build: "tsc" } }),
+      ...lock,
+    });
     expect(descriptor.entrypoint).toEqual({ command: pm, args });
     expect(descriptor.build_plan!.start.command).toBe(start);
     expect(descriptor.build_plan!.build.command).toBe(build);
   });
 
   it("uses main when there is no start script, and has no build without a build script", async () => {
-    const { descriptor, findings } = await detect({ "package.json": pkg({ main: "dist/server.js" }), "package-lock.json": "{}" });
+    const { descriptor, findings } = await detect({
+      "package.json": pkg({ main: "dist/server.js" }),
+      "package-lock.json": "{}",
+    });
     expect(descriptor.entrypoint).toEqual({ command: "node", args: ["dist/server.js"] });
     expect(descriptor.build_plan!.start.command).toBe("node dist/server.js");
     expect(descriptor.build_plan!.build.command).toBeNull();
@@ -149,13 +202,20 @@ describe("detectDescriptor: start and build", () => {
   });
 
   it("uses index.js when there is neither start nor main", async () => {
-    const { descriptor, findings } = await detect({ "package.json": pkg({ scripts: { start: "  " } }), "index.js": "", "package-lock.json": "{}" });
+    const { descriptor, findings } = await detect({
+      "package.json": pkg({ scripts: { start: "  " } }),
+      "index.js": "",
+      "package-lock.json": "{}",
+    });
     expect(descriptor.entrypoint).toEqual({ command: "node", args: ["index.js"] });
     expect(findings).toEqual([]);
   });
 
   it("reports no_start_command and keeps a placeholder when nothing starts the app", async () => {
-    const { descriptor, findings } = await detect({ "package.json": pkg({ scripts: { build: "tsc" } }), "package-lock.json": "{}" });
+    const { descriptor, findings } = await detect({
+      "package.json": pkg({ scripts: { build: "tsc" } }),
+      "package-lock.json": "{}",
+    });
     expect(descriptor.entrypoint).toEqual({ command: "node", args: ["index.js"] });
     expect(descriptor.build_plan!.start.command).toBe("node index.js");
     expect(findings).toEqual([expect.objectContaining({ severity: "error", code: "no_start_command" })]);
@@ -208,29 +268,44 @@ describe("detectDescriptor: shell apps", () => {
       entrypoint: { command: "sh", args: ["start.sh"] },
       ports: [{ port: 3000, protocol: "http" }],
       build_plan: {
-        runtime: { kind: "shell", version: null }, workdir: "/", install: { package_manager: null, command: null },
-        build: { command: null }, start: { command: "sh start.sh" }, port: 3000, health: { path: "/", timeout_ms: 5000 }, env: ["PORT"],
+        runtime: { kind: "shell", version: null },
+        workdir: "/",
+        install: { package_manager: null, command: null },
+        build: { command: null },
+        start: { command: "sh start.sh" },
+        port: 3000,
+        health: { path: "/", timeout_ms: 5000 },
+        env: ["PORT"],
       },
     });
     expect(Object.values(descriptor.field_sources).every((s) => s === "detected")).toBe(true);
     expect(ZDescriptor.safeParse(descriptor).success).toBe(true);
   });
 
-  it.each([["#!/bin/bash"], ["#!/usr/bin/env bash"], ["#!/bin/bash -eu"]])("runs %s scripts with bash", async (shebang) => {
-    const { descriptor } = await detect({ "start.sh": `${shebang}\necho hi\n` });
-    expect(descriptor.entrypoint).toEqual({ command: "bash", args: ["start.sh"] });
-    expect(descriptor.build_plan!.start.command).toBe("bash start.sh");
+  it.each([["#!/bin/bash"], ["#!/usr/bin/env bash"], ["#!/bin/bash -eu"]])(
+    "runs %s scripts with bash",
+    async (shebang) => {
+      const { descriptor } = await detect({ "start.sh": `${shebang}\necho hi\n` });
+      expect(descriptor.entrypoint).toEqual({ command: "bash", args: ["start.sh"] });
+      expect(descriptor.build_plan!.start.command).toBe("bash start.sh");
+    },
+  );
+
+  it.each([
+    ["PORT=8080\nexec ./server", 8080],
+    ["exec ./server --listen ${PORT:-9000}", 9000],
+    ["exec ./server -p 4000", 3000],
+  ])("finds the port in %j", async (body, port) => {
+    const { descriptor } = await detect({ "start.sh": `#!/bin/sh\n${body}\n` });
+    expect(descriptor.build_plan!.port).toBe(port);
+    expect(descriptor.ports).toEqual([{ port, protocol: "http" }]);
   });
 
-  it.each([["PORT=8080\nexec ./server", 8080], ["exec ./server --listen ${PORT:-9000}", 9000], ["exec ./server -p 4000", 3000]])(
-    "finds the port in %j", async (body, port) => {
-      const { descriptor } = await detect({ "start.sh": `#!/bin/sh\n${body}\n` });
-      expect(descriptor.build_plan!.port).toBe(port);
-      expect(descriptor.ports).toEqual([{ port, protocol: "http" }]);
-    });
-
   it("prefers package.json over start.sh", async () => {
-    const { descriptor } = await detect({ "package.json": pkg({ scripts: { start: "sh start.sh" } }), "start.sh": "#!/bin/sh\n" });
+    const { descriptor } = await detect({
+      "package.json": pkg({ scripts: { start: "sh start.sh" } }),
+      "start.sh": "#!/bin/sh\n",
+    });
     expect(descriptor.runtime.kind).toBe("node");
   });
 });
@@ -243,14 +318,21 @@ describe("detectDescriptor: unsupported repositories", () => {
     ["invalid package.json", { "package.json": "{ nope" }, /not valid JSON/],
     ["a package.json array", { "package.json": "[]" }, /not a JSON object/],
   ])("rejects %s", async (_what, files, message) => {
-    const err = await detect(files).then(() => null, (e: unknown) => e);
+    const err = await detect(files).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UnsupportedSource);
     expect((err as Error).message).toMatch(message);
   });
 
   it("ignores a symlinked package.json", async () => {
-    const err = await detect({}, [{ path: "package.json", kind: "symlink", size: 0, mode: 0o644, linkTarget: "x/package.json" }])
-      .then(() => null, (e: unknown) => e);
+    const err = await detect({}, [
+      { path: "package.json", kind: "symlink", size: 0, mode: 0o644, linkTarget: "x/package.json" },
+    ]).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UnsupportedSource);
   });
 
@@ -263,9 +345,15 @@ describe("detectDescriptor: credentials in descriptor fields", () => {
   const KEY = "sk-" + "a1B2c3D4e5F6g7H8i9J0k1L2";
   it.each([
     [{ scripts: { start: `OPENAI_KEY=${KEY} node s.js` } }, "build_plan.start.command"],
-    [{ scripts: { start: "node s.js", prestart: "curl https://bot:hunter22@example.com/x" } }, "build_plan.start.command"],
+    [
+      { scripts: { start: "node s.js", prestart: "curl https://bot:hunter22@example.com/x" } },
+      "build_plan.start.command",
+    ],
     [{ scripts: { build: "AWS=AKIAABCDEFGHIJKLMNOP tsc" } }, "build_plan.build.command"],
-    [{ scripts: { postbuild: "x", build: "tsc" , prebuild: "API_KEY=supersecretvalue123 gen" } }, "build_plan.build.command"],
+    [
+      { scripts: { postbuild: "x", build: "tsc", prebuild: "API_KEY=supersecretvalue123 gen" } },
+      "build_plan.build.command",
+    ],
     [{ scripts: { postinstall: `echo ghp_${"x".repeat(36)}` } }, "build_plan.install.command"],
     [{ main: `xoxb-${"1".repeat(12)}.js` }, "build_plan.start.command"],
   ])("rejects %j naming %s", async (json, field) => {
@@ -276,13 +364,17 @@ describe("detectDescriptor: credentials in descriptor fields", () => {
   });
 
   it("rejects a credential in start.sh", async () => {
-    const err = await rejection(detect({ "start.sh": "#!/bin/sh\ncat <<EOF > key\n-----BEGIN RSA PRIVATE KEY-----\nEOF\n" }));
+    const err = await rejection(
+      detect({ "start.sh": "#!/bin/sh\ncat <<EOF > key\n-----BEGIN RSA PRIVATE KEY-----\nEOF\n" }),
+    );
     expect(err.detail).toEqual({ field: "build_plan.start.command" });
   });
 
   it("does not scan scripts no command runs, nor variable references", async () => {
     const ok = await detect({
-      "package.json": pkg({ scripts: { prebuild: `TOKEN=${KEY}`, deploy: `TOKEN=${KEY}`, start: "TOKEN=${GITHUB_TOKEN} node s.js" } }),
+      "package.json": pkg({
+        scripts: { prebuild: `TOKEN=${KEY}`, deploy: `TOKEN=${KEY}`, start: "TOKEN=${GITHUB_TOKEN} node s.js" },
+      }),
       "package-lock.json": "{}",
     });
     expect(ok.descriptor.build_plan!.build.command).toBeNull();
@@ -291,7 +383,13 @@ describe("detectDescriptor: credentials in descriptor fields", () => {
 
 describe("descriptor-detection exports", () => {
   it("re-exports what the router and services import from it", () => {
-    for (const name of ["applyDescriptorEdits", "descriptorHash", "findCredential", "ZDescriptor", "ZDescriptorConfirmationRequest"]) {
+    for (const name of [
+      "applyDescriptorEdits",
+      "descriptorHash",
+      "findCredential",
+      "ZDescriptor",
+      "ZDescriptorConfirmationRequest",
+    ]) {
       expect(detection).toHaveProperty(name);
     }
   });

@@ -3,9 +3,16 @@ import type { TBuildPlan, TDescriptor, TFinding, TTreeEntry } from "./source.typ
 
 export { findCredential } from "./credential-scan";
 export {
-  applyDescriptorEdits, descriptorHash, ZBuildPlan, ZDescriptor, ZDescriptorConfirmationRequest, ZDescriptorEdits,
+  applyDescriptorEdits,
+  descriptorHash,
+  ZBuildPlan,
+  ZDescriptor,
+  ZDescriptorConfirmationRequest,
+  ZDescriptorEdits,
+  ZDescriptorLimits,
   type TDescriptorEdits,
 } from "./descriptor-edits";
+import { ZDescriptorLimits } from "./descriptor-edits";
 
 /**
  * The repository is neither a node app (root package.json) nor a shell app
@@ -27,10 +34,15 @@ const DEFAULT_PORT = 3000;
 const HEALTH = { path: "/", timeout_ms: 5000 } as const;
 /** Lockfiles in Railpack's order; npm-shrinkwrap.json and package-lock.json are both npm. */
 const LOCKFILES: ReadonlyArray<readonly [string, TPm]> = [
-  ["pnpm-lock.yaml", "pnpm"], ["yarn.lock", "yarn"], ["package-lock.json", "npm"], ["npm-shrinkwrap.json", "npm"],
+  ["pnpm-lock.yaml", "pnpm"],
+  ["yarn.lock", "yarn"],
+  ["package-lock.json", "npm"],
+  ["npm-shrinkwrap.json", "npm"],
 ];
 const FROZEN_INSTALL: Record<TPm, string> = {
-  pnpm: "pnpm install --frozen-lockfile", yarn: "yarn install --frozen-lockfile", npm: "npm ci",
+  pnpm: "pnpm install --frozen-lockfile",
+  yarn: "yarn install --frozen-lockfile",
+  npm: "npm ci",
 };
 /** npm lifecycle scripts that run with each step; their text is scanned for credentials too. */
 const HOOKS = {
@@ -39,7 +51,12 @@ const HOOKS = {
   start: ["prestart", "start", "poststart"],
 } as const;
 
-const finding = (severity: TFinding["severity"], code: string, message: string): TFinding => ({ kind: "descriptor", severity, code, message });
+const finding = (severity: TFinding["severity"], code: string, message: string): TFinding => ({
+  kind: "descriptor",
+  severity,
+  code,
+  message,
+});
 
 /**
  * Detects the runtime descriptor of a frozen tree, following Railpack's node
@@ -88,7 +105,9 @@ export async function detectDescriptor(
   const files = new Set(entries.filter((e) => e.kind === "file").map((e) => e.path));
   if (files.has("package.json")) return detectNode(files, readFile);
   if (files.has("start.sh")) return detectShell(await readFile("start.sh"));
-  throw new UnsupportedSource("No package.json or start.sh at the repository root: only node and shell apps are supported");
+  throw new UnsupportedSource(
+    "No package.json or start.sh at the repository root: only node and shell apps are supported",
+  );
 }
 
 async function detectNode(files: Set<string>, readFile: (path: string) => Promise<string>) {
@@ -108,14 +127,23 @@ async function detectNode(files: Set<string>, readFile: (path: string) => Promis
   else {
     entrypoint = { command: "node", args: ["index.js"] };
     if (!files.has("index.js")) {
-      findings.push(finding("error", "no_start_command",
-        "No start command found: package.json has no scripts.start or main and there is no index.js; `node index.js` is a placeholder, set the start command when confirming the descriptor"));
+      findings.push(
+        finding(
+          "error",
+          "no_start_command",
+          "No start command found: package.json has no scripts.start or main and there is no index.js; `node index.js` is a placeholder, set the start command when confirming the descriptor",
+        ),
+      );
     }
   }
   const start = [entrypoint.command, ...entrypoint.args].map(shellQuote).join(" ");
   const build = scripts.build ? [runner, ...runArgs("build")].join(" ") : null;
 
-  const hookText = (step: keyof typeof HOOKS) => HOOKS[step].map((h) => scripts[h]).filter(Boolean).join("\n");
+  const hookText = (step: keyof typeof HOOKS) =>
+    HOOKS[step]
+      .map((h) => scripts[h])
+      .filter(Boolean)
+      .join("\n");
   rejectCredential("build_plan.install.command", [install, pm ? hookText("install") : ""].join("\n"));
   rejectCredential("build_plan.build.command", build && [build, hookText("build")].join("\n"));
   rejectCredential("build_plan.start.command", [start, scripts.start ? hookText("start") : ""].join("\n"));
@@ -134,13 +162,45 @@ async function detectNode(files: Set<string>, readFile: (path: string) => Promis
     health: { ...HEALTH },
     env: ["PORT", "NODE_ENV"],
   };
-  return { descriptor: describe(entrypoint, plan), findings };
+  const descriptor = describe(entrypoint, plan);
+  const limits = declaredLimits(pkg, findings);
+  if (limits) {
+    descriptor.limits = limits;
+    descriptor.field_sources.limits = "detected";
+  }
+  return { descriptor, findings };
+}
+
+/**
+ * package.json `capstan.limits` ({memory_mb, processes, cpu_weight, disk_mb},
+ * positive integers): what the app asks for. A malformed value is a warning
+ * and ignored (the plan's value applies).
+ */
+function declaredLimits(pkg: TPackageJson, findings: TFinding[]): TDescriptor["limits"] | null {
+  const capstan = pkg.capstan;
+  if (!capstan || typeof capstan !== "object" || Array.isArray(capstan)) return null;
+  const raw = (capstan as Record<string, unknown>).limits;
+  if (raw === undefined) return null;
+  const parsed = ZDescriptorLimits.safeParse(raw);
+  if (!parsed.success) {
+    findings.push(
+      finding(
+        "warning",
+        "limits_invalid",
+        `package.json capstan.limits is ignored: ${parsed.error.issues.map((i) => `${i.path.join(".") || "limits"}: ${i.message}`).join("; ")}`,
+      ),
+    );
+    return null;
+  }
+  return Object.keys(parsed.data).length ? parsed.data : null;
 }
 
 function detectShell(script: string) {
   const firstLine = script.split(/\r?\n/, 1)[0] ?? "";
   if (!firstLine.startsWith("#!")) {
-    throw new UnsupportedSource("start.sh at the repository root has no shebang line (#!): add `#!/bin/sh` or add a package.json");
+    throw new UnsupportedSource(
+      "start.sh at the repository root has no shebang line (#!): add `#!/bin/sh` or add a package.json",
+    );
   }
   const shell = /\bbash\b/.test(firstLine) ? "bash" : "sh";
   const entrypoint = { command: shell, args: ["start.sh"] };
@@ -160,7 +220,11 @@ function detectShell(script: string) {
 }
 
 function describe(entrypoint: TDescriptor["entrypoint"], plan: TBuildPlan): TDescriptor {
-  const field_sources: TDescriptor["field_sources"] = { runtime: "detected", entrypoint: "detected", ports: "detected" };
+  const field_sources: TDescriptor["field_sources"] = {
+    runtime: "detected",
+    entrypoint: "detected",
+    ports: "detected",
+  };
   for (const k of Object.keys(plan)) field_sources[`build_plan.${k}`] = "detected";
   return {
     runtime: { ...plan.runtime },
@@ -178,7 +242,8 @@ function parsePackageJson(text: string): TPackageJson {
   } catch (err) {
     throw new UnsupportedSource(`package.json is not valid JSON (${(err as Error).message})`);
   }
-  if (pkg === null || typeof pkg !== "object" || Array.isArray(pkg)) throw new UnsupportedSource("package.json is not a JSON object");
+  if (pkg === null || typeof pkg !== "object" || Array.isArray(pkg))
+    throw new UnsupportedSource("package.json is not a JSON object");
   return pkg as TPackageJson;
 }
 
@@ -196,27 +261,55 @@ function choosePackageManager(pkg: TPackageJson, files: Set<string>, findings: T
   if (typeof pkg.packageManager === "string") {
     const name = pkg.packageManager.trim().split("@")[0];
     if (name === "pnpm" || name === "npm" || name === "yarn") declared = name;
-    else findings.push(finding("warning", "unsupported_package_manager", `packageManager "${pkg.packageManager}" is not pnpm, npm or yarn; it is ignored`));
+    else
+      findings.push(
+        finding(
+          "warning",
+          "unsupported_package_manager",
+          `packageManager "${pkg.packageManager}" is not pnpm, npm or yarn; it is ignored`,
+        ),
+      );
   }
   const present = LOCKFILES.filter(([file]) => files.has(file));
   const managers = [...new Set(present.map(([, m]) => m))];
   const names = present.map(([file]) => file).join(", ");
   if (managers.length > 1) {
-    findings.push(finding("warning", "multiple_lockfiles",
-      `Several lockfiles found (${names})${declared ? `; using packageManager (${declared})` : "; the package manager is not guessed, set the install command when confirming the descriptor"}`));
+    findings.push(
+      finding(
+        "warning",
+        "multiple_lockfiles",
+        `Several lockfiles found (${names})${declared ? `; using packageManager (${declared})` : "; the package manager is not guessed, set the install command when confirming the descriptor"}`,
+      ),
+    );
   }
   if (declared && managers.length > 0 && !managers.includes(declared)) {
-    findings.push(finding("warning", "lockfile_mismatch", `packageManager says ${declared} but the lockfile is ${names}; using ${declared}`));
+    findings.push(
+      finding(
+        "warning",
+        "lockfile_mismatch",
+        `packageManager says ${declared} but the lockfile is ${names}; using ${declared}`,
+      ),
+    );
   }
   if (managers.length === 0) {
-    findings.push(finding("info", "no_lockfile", `No lockfile found; dependencies are installed without one (${declared ?? "npm"} install)`));
+    findings.push(
+      finding(
+        "info",
+        "no_lockfile",
+        `No lockfile found; dependencies are installed without one (${declared ?? "npm"} install)`,
+      ),
+    );
     return declared ?? "npm";
   }
   if (managers.length > 1) return declared;
   return declared ?? managers[0]!;
 }
 
-async function nodeVersion(pkg: TPackageJson, files: Set<string>, readFile: (path: string) => Promise<string>): Promise<string | null> {
+async function nodeVersion(
+  pkg: TPackageJson,
+  files: Set<string>,
+  readFile: (path: string) => Promise<string>,
+): Promise<string | null> {
   const engines = pkg.engines;
   if (engines && typeof engines === "object" && !Array.isArray(engines)) {
     const node = (engines as Record<string, unknown>).node;
@@ -224,7 +317,10 @@ async function nodeVersion(pkg: TPackageJson, files: Set<string>, readFile: (pat
   }
   for (const file of [".nvmrc", ".node-version"]) {
     if (!files.has(file)) continue;
-    const line = (await readFile(file)).split(/\r?\n/).map((l) => l.trim()).find((l) => l && !l.startsWith("#"));
+    const line = (await readFile(file))
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l && !l.startsWith("#"));
     if (line) return line.replace(/^v(?=\d)/, "");
   }
   return null;

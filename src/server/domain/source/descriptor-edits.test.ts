@@ -12,8 +12,12 @@ const base = (): TDescriptor => ({
   entrypoint: { command: "npm", args: ["run", "start"] },
   ports: [{ port: 3000, protocol: "http" }],
   field_sources: Object.fromEntries(
-    ["runtime", "entrypoint", "ports", ...["runtime", "workdir", "install", "build", "start", "port", "health", "env"].map((k) => `build_plan.${k}`)]
-      .map((k) => [k, "detected" as const]),
+    [
+      "runtime",
+      "entrypoint",
+      "ports",
+      ...["runtime", "workdir", "install", "build", "start", "port", "health", "env"].map((k) => `build_plan.${k}`),
+    ].map((k) => [k, "detected" as const]),
   ),
   build_plan: {
     runtime: { kind: "node", version: null },
@@ -29,10 +33,22 @@ const base = (): TDescriptor => ({
 
 describe("findCredential", () => {
   it.each([
-    ["sk-" + "A".repeat(20)], ["sk-proj-" + "a_b-C".repeat(8)], ["ghp_" + "a".repeat(36)], ["github_pat_" + "A1_".repeat(10)],
-    ["AKIAIOSFODNN7EXAMPLE"], ["xoxb-123456789012-abc"], ["-----BEGIN OPENSSH PRIVATE KEY-----"], ["-----BEGIN PRIVATE KEY-----"],
-    ["api_key=abcdefgh"], ["API-KEY = abcdefgh12"], ["apikey=abcdefgh"], ["SECRET=abcdefgh"], ["NEXTAUTH_SECRET=abcdefgh"],
-    ["--token=abcdefgh"], ["Password= 'hunter2hunter2'"], ["git clone https://user:pa55word@github.com/x/y"],
+    ["sk-" + "A".repeat(20)],
+    ["sk-proj-" + "a_b-C".repeat(8)],
+    ["ghp_" + "a".repeat(36)],
+    ["github_pat_" + "A1_".repeat(10)],
+    ["AKIAIOSFODNN7EXAMPLE"],
+    ["xoxb-123456789012-abc"],
+    ["-----BEGIN OPENSSH PRIVATE KEY-----"],
+    ["-----BEGIN PRIVATE KEY-----"],
+    ["api_key=abcdefgh"],
+    ["API-KEY = abcdefgh12"],
+    ["apikey=abcdefgh"],
+    ["SECRET=abcdefgh"],
+    ["NEXTAUTH_SECRET=abcdefgh"],
+    ["--token=abcdefgh"],
+    ["Password= 'hunter2hunter2'"],
+    ["git clone https://user:pa55word@github.com/x/y"],
     ["git+https://x-access-token:abc@github.com/x"],
   ])("finds %s", (text) => {
     const kind = findCredential(`prefix ${text} suffix`);
@@ -41,9 +57,19 @@ describe("findCredential", () => {
   });
 
   it.each([
-    ["npm ci"], ["next start -p 3000"], ["sk-short"], ["task-runner-with-a-very-long-name-here"], ["ghp_tooshort"],
-    ["token=short"], ["TOKEN=$GITHUB_TOKEN_VALUE"], ['API_KEY="${API_KEY}"'], ["password=$DB_PASSWORD_FROM_ENV"],
-    ["https://x:${TOKEN}@github.com"], ["http://localhost:3000/@scope/pkg"], ["https://example.com/a@b"], ["PORT=3000 NODE_ENV=production"],
+    ["npm ci"],
+    ["next start -p 3000"],
+    ["sk-short"],
+    ["task-runner-with-a-very-long-name-here"],
+    ["ghp_tooshort"],
+    ["token=short"],
+    ["TOKEN=$GITHUB_TOKEN_VALUE"],
+    ['API_KEY="${API_KEY}"'],
+    ["password=$DB_PASSWORD_FROM_ENV"],
+    ["https://x:${TOKEN}@github.com"],
+    ["http://localhost:3000/@scope/pkg"],
+    ["https://example.com/a@b"],
+    ["PORT=3000 NODE_ENV=production"],
     ["-----BEGIN PUBLIC KEY-----"],
   ])("does not flag %s", (text) => {
     expect(findCredential(text)).toBeNull();
@@ -51,7 +77,10 @@ describe("findCredential", () => {
 });
 
 describe("applyDescriptorEdits", () => {
-  const developer = (d: TDescriptor) => Object.keys(d.field_sources).filter((k) => d.field_sources[k] === "developer").sort();
+  const developer = (d: TDescriptor) =>
+    Object.keys(d.field_sources)
+      .filter((k) => d.field_sources[k] === "developer")
+      .sort();
 
   it("returns an equal descriptor without edits and never mutates its input", async () => {
     const d = base();
@@ -67,8 +96,14 @@ describe("applyDescriptorEdits", () => {
     const a = applyDescriptorEdits(d, { build_plan: { install: { command: "pnpm install" } } });
     expect(a.build_plan!.install).toEqual({ package_manager: "pnpm", command: "pnpm install" });
     expect(developer(a)).toEqual(["build_plan.install"]);
-    expect(applyDescriptorEdits(d, { build_plan: { install: { command: null } } }).build_plan!.install).toEqual({ package_manager: null, command: null });
-    expect(applyDescriptorEdits(d, { build_plan: { install: { command: "make deps" } } }).build_plan!.install.package_manager).toBeNull();
+    expect(applyDescriptorEdits(d, { build_plan: { install: { command: null } } }).build_plan!.install).toEqual({
+      package_manager: null,
+      command: null,
+    });
+    expect(
+      applyDescriptorEdits(d, { build_plan: { install: { command: "make deps" } } }).build_plan!.install
+        .package_manager,
+    ).toBeNull();
   });
 
   it("edits build and health (keeping the timeout)", async () => {
@@ -87,14 +122,21 @@ describe("applyDescriptorEdits", () => {
     const b = applyDescriptorEdits(d, { entrypoint: { command: "node", args: ["dist/main.js", "--name", "my app"] } });
     expect(b.build_plan!.start.command).toBe("node dist/main.js --name 'my app'");
     expect(developer(b)).toEqual(["build_plan.start", "entrypoint"]);
-    const c = applyDescriptorEdits(d, { entrypoint: { command: "node", args: ["a.js"] }, build_plan: { start: { command: "npm start" } } });
+    const c = applyDescriptorEdits(d, {
+      entrypoint: { command: "node", args: ["a.js"] },
+      build_plan: { start: { command: "npm start" } },
+    });
     expect(c.entrypoint).toEqual({ command: "node", args: ["a.js"] });
     expect(c.build_plan!.start.command).toBe("npm start");
   });
 
   it("mirrors runtime and ports into the build plan", async () => {
     const a = applyDescriptorEdits(base(), {
-      runtime: { kind: "node", version: "22.3.0" }, ports: [{ port: 8080, protocol: "http" }, { port: 9090, protocol: "http" }],
+      runtime: { kind: "node", version: "22.3.0" },
+      ports: [
+        { port: 8080, protocol: "http" },
+        { port: 9090, protocol: "http" },
+      ],
     });
     expect(a.runtime).toEqual({ kind: "node", version: "22.3.0" });
     expect(a.build_plan!.runtime).toEqual({ kind: "node", version: "22.3.0" });
@@ -116,7 +158,10 @@ describe("applyDescriptorEdits", () => {
   });
 
   it.each([
-    [{ build_plan: { install: { command: "npm ci --//registry.npmjs.org/:_authToken=abcdefghijkl" } } }, "build_plan.install.command"],
+    [
+      { build_plan: { install: { command: "npm ci --//registry.npmjs.org/:_authToken=abcdefghijkl" } } },
+      "build_plan.install.command",
+    ],
     [{ build_plan: { build: { command: "SECRET=abcdefghijk npm run build" } } }, "build_plan.build.command"],
     [{ build_plan: { start: { command: "GITHUB=ghp_" + "z".repeat(36) + " node s.js" } } }, "build_plan.start.command"],
     [{ build_plan: { health: { path: "/health?token=abcdefghij" } } }, "build_plan.health.path"],
@@ -141,13 +186,22 @@ describe("descriptorHash", () => {
   it("is the sha256 of the canonical JSON, independent of key order", async () => {
     const descriptor = base();
     const reverse = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(reverse)
-        : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverse(x)])) : v;
+      Array.isArray(v)
+        ? v.map(reverse)
+        : v && typeof v === "object"
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reverse(x)]),
+            )
+          : v;
     const shuffled = reverse(descriptor) as TDescriptor;
     expect(JSON.stringify(shuffled)).not.toBe(JSON.stringify(descriptor));
     expect(descriptorHash(descriptor)).toBe(sha256Hex(canonicalJson(descriptor)));
     expect(descriptorHash(shuffled)).toBe(descriptorHash(descriptor));
-    expect(descriptorHash(applyDescriptorEdits(descriptor, { build_plan: { health: { path: "/" } } }))).not.toBe(descriptorHash(descriptor));
+    expect(descriptorHash(applyDescriptorEdits(descriptor, { build_plan: { health: { path: "/" } } }))).not.toBe(
+      descriptorHash(descriptor),
+    );
   });
 });
 
@@ -158,13 +212,25 @@ describe("ZDescriptorConfirmationRequest (spec 2.6)", () => {
     [{ edits: {} }],
     [{ approve_widening: true }],
     [{ edits: { build_plan: {} } }],
-    [{
-      edits: {
-        build_plan: { install: { command: null }, build: { command: "npm run build" }, start: { command: "node s.js" }, health: { path: "/healthz" } },
-        runtime: { kind: "node", version: "20" }, entrypoint: { command: "node", args: [] }, ports: [{ port: 65535, protocol: "http" }, { port: 1, protocol: "http" }],
+    [
+      {
+        edits: {
+          build_plan: {
+            install: { command: null },
+            build: { command: "npm run build" },
+            start: { command: "node s.js" },
+            health: { path: "/healthz" },
+          },
+          runtime: { kind: "node", version: "20" },
+          entrypoint: { command: "node", args: [] },
+          ports: [
+            { port: 65535, protocol: "http" },
+            { port: 1, protocol: "http" },
+          ],
+        },
+        approve_widening: false,
       },
-      approve_widening: false,
-    }],
+    ],
   ])("accepts %j", (body) => expect(parse(body)).toBe(true));
 
   it.each([
@@ -193,7 +259,9 @@ describe("ZDescriptorConfirmationRequest (spec 2.6)", () => {
   ])("rejects %j", (body) => expect(parse(body)).toBe(false));
 
   it("can be extended with path parameters and stays strict", () => {
-    const withPath = ZDescriptorConfirmationRequest.extend({ rev: ZDescriptorConfirmationRequest.shape.approve_widening });
+    const withPath = ZDescriptorConfirmationRequest.extend({
+      rev: ZDescriptorConfirmationRequest.shape.approve_widening,
+    });
     expect(withPath.safeParse({ rev: true }).success).toBe(true);
     expect(withPath.safeParse({ other: 1 }).success).toBe(false);
   });
@@ -205,7 +273,10 @@ describe("ZDescriptor (spec 2.5)", () => {
   });
 
   it.each([
-    ["a build plan missing a field", (d: TDescriptor) => delete (d.build_plan as Partial<NonNullable<TDescriptor["build_plan"]>>).env],
+    [
+      "a build plan missing a field",
+      (d: TDescriptor) => delete (d.build_plan as Partial<NonNullable<TDescriptor["build_plan"]>>).env,
+    ],
     ["a relative workdir", (d: TDescriptor) => (d.build_plan!.workdir = "app")],
     ["port 0", (d: TDescriptor) => (d.build_plan!.port = 0)],
     ["port 65536 in ports", (d: TDescriptor) => (d.ports = [{ port: 65536, protocol: "http" }])],
@@ -213,7 +284,10 @@ describe("ZDescriptor (spec 2.5)", () => {
     ["a zero health timeout", (d: TDescriptor) => (d.build_plan!.health.timeout_ms = 0)],
     ["an env var other than PORT and NODE_ENV", (d: TDescriptor) => ((d.build_plan!.env as string[]) = ["HOME"])],
     ["an unknown package manager", (d: TDescriptor) => ((d.build_plan!.install.package_manager as string) = "bun")],
-    ["a field source other than detected or developer", (d: TDescriptor) => ((d.field_sources as Record<string, string>).runtime = "guessed")],
+    [
+      "a field source other than detected or developer",
+      (d: TDescriptor) => ((d.field_sources as Record<string, string>).runtime = "guessed"),
+    ],
     ["a runtime kind other than node or shell", (d: TDescriptor) => ((d.runtime.kind as string) = "python")],
     ["a missing entrypoint", (d: TDescriptor) => delete (d as Partial<TDescriptor>).entrypoint],
   ])("rejects %s", async (_what, mutate) => {

@@ -19,6 +19,19 @@ export const ZBuildPlan = z.object({
   env: z.array(z.enum(["PORT", "NODE_ENV"])),
 });
 
+/**
+ * Resource limits a descriptor may ask for (our extension; docs/decisions.md
+ * "Enforced isolation"): each at most the workspace plan's, checked when a
+ * deployment is requested. Absent fields take the plan's value.
+ */
+const zLimit = (max: number) => z.number().int().min(1).max(max);
+export const ZDescriptorLimits = z.strictObject({
+  memory_mb: zLimit(1_048_576).optional(),
+  processes: zLimit(1_000_000).optional(),
+  cpu_weight: zLimit(10_000).optional(),
+  disk_mb: zLimit(16_777_216).optional(),
+});
+
 export const ZDescriptor = z
   .object({
     runtime: ZRuntime,
@@ -26,6 +39,7 @@ export const ZDescriptor = z
     ports: z.array(z.object({ port: zPort, protocol: z.literal("http") })),
     field_sources: z.record(z.string(), z.enum(["detected", "developer"])),
     build_plan: ZBuildPlan.optional(),
+    limits: ZDescriptorLimits.optional(),
   })
   .meta({ id: "Descriptor" });
 
@@ -42,6 +56,8 @@ export const ZDescriptorEdits = z.strictObject({
   runtime: z.strictObject({ kind: z.literal("node"), version: z.string().min(1) }).optional(),
   entrypoint: z.strictObject({ command: z.string().min(1), args: z.array(z.string()) }).optional(),
   ports: z.array(z.strictObject({ port: zPort, protocol: z.literal("http") })).optional(),
+  /** Our extension: resource limits for the app (each at most the plan's; merged over detected ones). */
+  limits: ZDescriptorLimits.optional(),
 });
 export type TDescriptorEdits = z.infer<typeof ZDescriptorEdits>;
 
@@ -131,7 +147,8 @@ export function applyDescriptorEdits(descriptor: TDescriptor, edits: TDescriptor
   const sources: TDescriptor["field_sources"] = { ...out.field_sources };
   if (!out.build_plan) {
     out.build_plan = planFrom(out);
-    for (const k of ["runtime", "workdir", "install", "build", "start", "port", "health", "env"]) sources[`build_plan.${k}`] ??= "detected";
+    for (const k of ["runtime", "workdir", "install", "build", "start", "port", "health", "env"])
+      sources[`build_plan.${k}`] ??= "detected";
   }
   const plan = out.build_plan;
   const mark = (...keys: string[]) => keys.forEach((k) => (sources[k] = "developer"));
@@ -166,6 +183,10 @@ export function applyDescriptorEdits(descriptor: TDescriptor, edits: TDescriptor
     out.entrypoint = { command: entry.command, args: [...entry.args] };
     plan.start = { command: bp.start?.command ?? [entry.command, ...entry.args].map(shellQuote).join(" ") };
     mark("entrypoint", "build_plan.start");
+  }
+  if (edits.limits) {
+    out.limits = { ...out.limits, ...edits.limits };
+    mark("limits");
   }
   out.field_sources = sources;
   return out;

@@ -16,15 +16,33 @@ export async function storeEvidence(workspaceId: string, bytes: Buffer, contentT
   return { uri: b.uri, sha256: b.sha256, size_bytes: b.size_bytes };
 }
 
+/** A blob the caller grants itself in the statement that references it (see TEvidenceGrant). */
+export async function putEvidence(bytes: Buffer, contentType: string): Promise<TEvidence> {
+  const b = await blobStore().put(bytes, contentType);
+  return { uri: b.uri, sha256: b.sha256, size_bytes: b.size_bytes };
+}
+
+/** A workspace's read access to a stored blob, for a caller that writes it with its own record (evidenceGrantsSql). */
+export type TEvidenceGrant = { sha256: string; contentType: string };
+
 /** As storeEvidence, from a file streamed to the store (uploads of any size). */
-export async function storeEvidenceFile(workspaceId: string, filePath: string, contentType: string): Promise<TEvidence> {
+export async function storeEvidenceFile(
+  workspaceId: string,
+  filePath: string,
+  contentType: string,
+): Promise<TEvidence> {
   const b = await blobStore().putFile(filePath, contentType);
   await grant(workspaceId, b.sha256, contentType);
   return { uri: b.uri, sha256: b.sha256, size_bytes: b.size_bytes };
 }
 
-export async function readEvidence(workspaceId: string, sha256: string): Promise<{ bytes: Buffer; contentType: string }> {
-  const row = /^[0-9a-f]{64}$/.test(sha256) ? await scopedDb(workspaceId).workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId, sha256 } } }) : null;
+export async function readEvidence(
+  workspaceId: string,
+  sha256: string,
+): Promise<{ bytes: Buffer; contentType: string }> {
+  const row = /^[0-9a-f]{64}$/.test(sha256)
+    ? await scopedDb(workspaceId).workspaceBlob.findUnique({ where: { workspaceId_sha256: { workspaceId, sha256 } } })
+    : null;
   if (!row) throw notFound(`Evidence ${sha256.slice(0, 64)}`);
   // Granted means stored: a blob the store does not have is the store's fault (503), not the caller's (404).
   const bytes = await blobStore().get(sha256);
@@ -33,7 +51,10 @@ export async function readEvidence(workspaceId: string, sha256: string): Promise
 }
 
 /** Grants the workspace read access to blobs stored for it elsewhere (the runner's build logs). */
-export async function claimEvidence(workspaceId: string, items: Array<{ evidence: TEvidence | null; contentType: string }>): Promise<void> {
+export async function claimEvidence(
+  workspaceId: string,
+  items: Array<{ evidence: TEvidence | null; contentType: string }>,
+): Promise<void> {
   for (const { evidence, contentType } of items) if (evidence) await grant(workspaceId, evidence.sha256, contentType);
 }
 

@@ -12,6 +12,7 @@ import { emitEvent } from "@/server/platform/outbox";
 import { validateContract } from "./contract-validation";
 import { detectDescriptor, UnsupportedSource } from "./descriptor-detection";
 import { fetchSource } from "./git-fetch";
+import { fetchUpload, isUploadSource } from "./upload-source";
 import { writeSnapshot } from "./snapshot";
 import { SourceRejection, type TContractResult, type TFetched, type TTreeEntry } from "./source.types";
 import { scanTree } from "./tree-scan";
@@ -42,7 +43,9 @@ export async function processPendingFreezes(limit = 2): Promise<number> {
   for (const { id } of claimed) {
     // platform-scoped: the claimed row is read by id to learn its workspace.
     const freeze = await db().sourceFreeze.findUniqueOrThrow({ where: { id } });
-    await freezeOne(freeze).catch((err) => logger.error("freeze.crashed", { source_freeze_id: id, error: String(err) }));
+    await freezeOne(freeze).catch((err) =>
+      logger.error("freeze.crashed", { source_freeze_id: id, error: String(err) }),
+    );
   }
   return claimed.length;
 }
@@ -51,16 +54,27 @@ export async function freezeOne(freeze: SourceFreeze): Promise<void> {
   const cfg = env();
   let fetched: TFetched | undefined;
   try {
-    const src = await fetchSource({
-      repoUrl: freeze.repoUrl, ref: freeze.ref, timeoutMs: cfg.SOURCE_FETCH_TIMEOUT_MS,
-      allowedHosts: cfg.SOURCE_ALLOWED_HOSTS, allowLocal: cfg.SOURCE_ALLOW_LOCAL,
-      workRoot: path.join(os.tmpdir(), "capstan-freeze"),
-    });
+    const limits = {
+      maxTotalBytes: cfg.SOURCE_MAX_TOTAL_BYTES,
+      maxFiles: cfg.SOURCE_MAX_FILES,
+      maxDepth: cfg.SOURCE_MAX_DEPTH,
+      maxFileBytes: cfg.SOURCE_MAX_FILE_BYTES,
+      maxPathLength: cfg.SOURCE_MAX_PATH_LENGTH,
+    };
+    const workRoot = path.join(os.tmpdir(), "capstan-freeze");
+    // An uploaded tree (capstan deploy <dir>) is unpacked under the same limits; a repository is fetched.
+    const src = isUploadSource(freeze.repoUrl)
+      ? await fetchUpload(freeze.workspaceId, freeze.ref, limits, workRoot)
+      : await fetchSource({
+          repoUrl: freeze.repoUrl,
+          ref: freeze.ref,
+          timeoutMs: cfg.SOURCE_FETCH_TIMEOUT_MS,
+          allowedHosts: cfg.SOURCE_ALLOWED_HOSTS,
+          allowLocal: cfg.SOURCE_ALLOW_LOCAL,
+          workRoot,
+        });
     fetched = src;
-    const entries = await scanTree(src.dir, {
-      maxTotalBytes: cfg.SOURCE_MAX_TOTAL_BYTES, maxFiles: cfg.SOURCE_MAX_FILES, maxDepth: cfg.SOURCE_MAX_DEPTH,
-      maxFileBytes: cfg.SOURCE_MAX_FILE_BYTES, maxPathLength: cfg.SOURCE_MAX_PATH_LENGTH,
-    });
+    const entries = await scanTree(src.dir, limits);
     // Streamed to a temp file and from there to the store: a large tree is never in memory whole.
     const snapDir = await mkdtemp(path.join(os.tmpdir(), "capstan-snap-"));
     let blob;
@@ -73,17 +87,31 @@ export async function freezeOne(freeze: SourceFreeze): Promise<void> {
     }
     const readText = (p: string) => readRegularFile(src.dir, entries, p);
     const { descriptor, findings } = await detectDescriptor(entries, readText);
-    const contract = validateContract(entries.some((e) => e.path === "capabilities.json" && e.kind === "file") ? await readText("capabilities.json") : null);
-    const replayed = (await scopedDb(freeze.workspaceId).sourceFreeze.count({
-      where: { productId: freeze.productId, commitSha: src.commitSha, status: "frozen", id: { not: freeze.id } },
-    })) > 0;
+    const contract = validateContract(
+      entries.some((e) => e.path === "capabilities.json" && e.kind === "file")
+        ? await readText("capabilities.json")
+        : null,
+    );
+    // The same commit frozen before; for an upload (no commit), the same tree (the snapshot is deterministic).
+    const replayed =
+      (await scopedDb(freeze.workspaceId).sourceFreeze.count({
+        where: {
+          productId: freeze.productId,
+          status: "frozen",
+          id: { not: freeze.id },
+          ...(src.commitSha ? { commitSha: src.commitSha } : { snapshotSha256: blob.sha256 }),
+        },
+      })) > 0;
     await finish(freeze, {
-      status: "frozen", commitSha: src.commitSha, replayed,
+      status: "frozen",
+      commitSha: src.commitSha,
+      replayed,
       snapshot: { uri: blob.uri, sha256: blob.sha256, size_bytes: blob.size_bytes },
       revision: {
         commitSha: src.commitSha,
         snapshot: { uri: blob.uri, sha256: blob.sha256, size_bytes: blob.size_bytes },
-        descriptorStatus: "detected", descriptor: descriptor as unknown as Prisma.InputJsonValue,
+        descriptorStatus: "detected",
+        descriptor: descriptor as unknown as Prisma.InputJsonValue,
         findings: findings as unknown as Prisma.InputJsonValue,
         ...contractColumns(contract),
       },
@@ -94,38 +122,79 @@ export async function freezeOne(freeze: SourceFreeze): Promise<void> {
       const problem = toProblem(
         new AppError("validation_failed", err.message, {
           reason: err.code,
-          errors: [{ path: err.path ? `/source/${err.path}` : "/repo_url", code: err.code, message: err.message, ...({ retryable } as object) }],
+          errors: [
+            {
+              path: err.path ? `/source/${err.path}` : "/repo_url",
+              code: err.code,
+              message: err.message,
+              ...({ retryable } as object),
+            },
+          ],
         }),
-        { instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId },
+        {
+          instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`,
+          correlationId: freeze.correlationId,
+        },
       );
       await finish(freeze, {
-        status: "rejected", rejection: { code: err.code, ...(err.detail ? { detail: err.detail } : {}) }, problem,
-        commitSha: fetched?.commitSha, revision: { descriptorStatus: "unavailable" },
+        status: "rejected",
+        rejection: { code: err.code, ...(err.detail ? { detail: err.detail } : {}) },
+        problem,
+        commitSha: fetched?.commitSha,
+        revision: { descriptorStatus: "unavailable" },
       });
     } else if (err instanceof UnsupportedSource) {
-      const problem = toProblem(new AppError("validation_failed", err.message, { reason: "unsupported_source", errors: [{ path: "/source", message: err.message }] }), {
-        instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
+      const problem = toProblem(
+        new AppError("validation_failed", err.message, {
+          reason: "unsupported_source",
+          errors: [{ path: "/source", message: err.message }],
+        }),
+        {
+          instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`,
+          correlationId: freeze.correlationId,
+        },
+      );
+      await finish(freeze, {
+        status: "failed",
+        problem,
+        commitSha: fetched?.commitSha,
+        revision: { descriptorStatus: "unavailable" },
       });
-      await finish(freeze, { status: "failed", problem, commitSha: fetched?.commitSha, revision: { descriptorStatus: "unavailable" } });
     } else if (isBlobStoreOutage(err)) {
       // The blob store is down: not this freeze's fault, so no attempt is spent and it waits
       // (pending, the reason in `problem`) until the store is back; the worker retries it alone.
       const problem = toProblem(err as AppError, {
-        instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
+        instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`,
+        correlationId: freeze.correlationId,
       });
       logger.warn("freeze.blob_store_unavailable", { source_freeze_id: freeze.id, error: (err as Error).message });
       await scopedDb(freeze.workspaceId).sourceFreeze.update({
         where: { id: freeze.id },
-        data: { attempts: { decrement: 1 }, lockedUntil: new Date(Date.now() + OUTAGE_RETRY_MS), problem: problem as unknown as Prisma.InputJsonValue },
+        data: {
+          attempts: { decrement: 1 },
+          lockedUntil: new Date(Date.now() + OUTAGE_RETRY_MS),
+          problem: problem as unknown as Prisma.InputJsonValue,
+        },
       });
     } else if (freeze.attempts < MAX_ATTEMPTS) {
       // Our own fault (disk, database): release the lease for another try.
-      logger.error("freeze.attempt_failed", { source_freeze_id: freeze.id, attempt: freeze.attempts, error: String(err) });
-      await scopedDb(freeze.workspaceId).sourceFreeze.update({ where: { id: freeze.id }, data: { lockedUntil: new Date(Date.now() + 5_000 * freeze.attempts) } });
-    } else {
-      const problem = toProblem(new AppError("internal", "The source could not be frozen; quote the correlation id when reporting it."), {
-        instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`, correlationId: freeze.correlationId,
+      logger.error("freeze.attempt_failed", {
+        source_freeze_id: freeze.id,
+        attempt: freeze.attempts,
+        error: String(err),
       });
+      await scopedDb(freeze.workspaceId).sourceFreeze.update({
+        where: { id: freeze.id },
+        data: { lockedUntil: new Date(Date.now() + 5_000 * freeze.attempts) },
+      });
+    } else {
+      const problem = toProblem(
+        new AppError("internal", "The source could not be frozen; quote the correlation id when reporting it."),
+        {
+          instance: `/v1/workspaces/${freeze.workspaceId}/source-freezes/${freeze.id}`,
+          correlationId: freeze.correlationId,
+        },
+      );
       await finish(freeze, { status: "failed", problem, revision: { descriptorStatus: "unavailable" } });
     }
   } finally {
@@ -135,7 +204,11 @@ export async function freezeOne(freeze: SourceFreeze): Promise<void> {
 
 function contractColumns(c: TContractResult): Prisma.RevisionUpdateInput {
   return c.ok
-    ? { contractStatus: "valid", capabilities: c.capabilities as unknown as Prisma.InputJsonValue, contractHash: c.contractHash }
+    ? {
+        contractStatus: "valid",
+        capabilities: c.capabilities as unknown as Prisma.InputJsonValue,
+        contractHash: c.contractHash,
+      }
     : { contractStatus: "rejected", contractRejection: { reason: c.reason, path: c.path, message: c.message } };
 }
 
@@ -150,7 +223,7 @@ async function readRegularFile(root: string, entries: TTreeEntry[], rel: string)
 
 type TFinish = {
   status: "frozen" | "rejected" | "failed";
-  commitSha?: string;
+  commitSha?: string | null;
   replayed?: boolean;
   snapshot?: { uri: string; sha256: string; size_bytes: number };
   rejection?: Record<string, unknown>;
@@ -164,21 +237,34 @@ async function finish(freeze: SourceFreeze, f: TFinish): Promise<void> {
     await tx.sourceFreeze.update({
       where: { id: freeze.id },
       data: {
-        status: f.status, commitSha: f.commitSha ?? null, replayed: f.replayed ?? false,
-        snapshotUri: f.snapshot?.uri ?? null, snapshotSha256: f.snapshot?.sha256 ?? null,
+        status: f.status,
+        commitSha: f.commitSha ?? null,
+        replayed: f.replayed ?? false,
+        snapshotUri: f.snapshot?.uri ?? null,
+        snapshotSha256: f.snapshot?.sha256 ?? null,
         snapshotSize: f.snapshot ? BigInt(f.snapshot.size_bytes) : null,
         rejection: (f.rejection ?? undefined) as Prisma.InputJsonValue | undefined,
         // null clears the note an outage left while the freeze waited.
         problem: f.problem ? (f.problem as Prisma.InputJsonValue) : Prisma.DbNull,
-        lockedUntil: null, finishedAt: now, updatedAt: now,
+        lockedUntil: null,
+        finishedAt: now,
+        updatedAt: now,
       },
     });
-    if (f.revision) await tx.revision.update({ where: { id: freeze.revisionId }, data: { ...f.revision, updatedAt: now } });
+    if (f.revision)
+      await tx.revision.update({ where: { id: freeze.revisionId }, data: { ...f.revision, updatedAt: now } });
     await emitEvent(tx, {
-      workspaceId: freeze.workspaceId, type: "source_freeze.completed", correlationId: freeze.correlationId, subject: freeze.id,
+      workspaceId: freeze.workspaceId,
+      type: "source_freeze.completed",
+      correlationId: freeze.correlationId,
+      subject: freeze.id,
       data: {
-        source_freeze_id: freeze.id, product_id: freeze.productId, revision_id: freeze.revisionId, status: f.status,
-        commit_sha: f.commitSha ?? null, rejection: f.rejection ?? null,
+        source_freeze_id: freeze.id,
+        product_id: freeze.productId,
+        revision_id: freeze.revisionId,
+        status: f.status,
+        commit_sha: f.commitSha ?? null,
+        rejection: f.rejection ?? null,
       },
     });
   });

@@ -41,7 +41,12 @@ export async function fetchSource(opts: TFetchOptions): Promise<TFetched> {
     const home = path.join(base, "home");
     await mkdir(tree);
     await mkdir(home);
-    const ctx: TCtx = { env: gitEnv(home, target.local), started, timeoutMs: opts.timeoutMs, allowLocal: opts.allowLocal };
+    const ctx: TCtx = {
+      env: gitEnv(home, target.local),
+      started,
+      timeoutMs: opts.timeoutMs,
+      allowLocal: opts.allowLocal,
+    };
     const g = ["--git-dir", gitDir];
 
     must(await runGit(ctx, ["init", "-q", "--bare", "--template=", gitDir]));
@@ -52,20 +57,45 @@ export async function fetchSource(opts: TFetchOptions): Promise<TFetched> {
       if (rejection.code !== "ref_not_found" || !HEX_COMMIT.test(opts.ref)) throw rejection;
       // A commit the server will not hand out by id (older servers, abbreviated ids): fetch
       // every branch and tag and look for it locally. Bounded by the same deadline.
-      const full = await runGit(ctx, [...g, "fetch", "-q", "--no-tags", "--", target.href, "+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"]);
+      const full = await runGit(ctx, [
+        ...g,
+        "fetch",
+        "-q",
+        "--no-tags",
+        "--",
+        target.href,
+        "+refs/heads/*:refs/remotes/origin/*",
+        "+refs/tags/*:refs/tags/*",
+      ]);
       if (full.code !== 0) throw classify(full.stderr);
       rev = opts.ref;
     }
-    const resolved = await runGit(ctx, [...g, "rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`]);
+    const resolved = await runGit(ctx, [
+      ...g,
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      "--end-of-options",
+      `${rev}^{commit}`,
+    ]);
     const commitSha = resolved.stdout.trim();
     if (resolved.code !== 0 || !/^[0-9a-f]{40}$/.test(commitSha)) {
-      throw new SourceRejection("ref_not_found", `The ref ${JSON.stringify(opts.ref)} does not name a commit in the repository`);
+      throw new SourceRejection(
+        "ref_not_found",
+        `The ref ${JSON.stringify(opts.ref)} does not name a commit in the repository`,
+      );
     }
     const checkout = await runGit(ctx, [...g, "--work-tree", tree, "checkout", "-q", "--detach", commitSha]);
     if (checkout.code !== 0) {
       // git refuses some unsafe paths itself (`..`, `.git` and its NTFS/HFS spellings).
       const invalid = /invalid path '(.*)'/.exec(checkout.stderr);
-      if (invalid) throw new SourceRejection("traversal", "The repository contains a path git refuses to check out", undefined, invalid[1]);
+      if (invalid)
+        throw new SourceRejection(
+          "traversal",
+          "The repository contains a path git refuses to check out",
+          undefined,
+          invalid[1],
+        );
       throw classify(checkout.stderr);
     }
     await rm(gitDir, { recursive: true, force: true });
@@ -102,7 +132,8 @@ export function checkUrl(raw: string, allowedHosts: string[], allowLocal: boolea
     if (u.hostname !== "" && u.hostname !== "localhost") throw hostNotAllowed("file:// URLs must name a local path");
     return { href: `file://${u.pathname}`, local: true };
   }
-  if (u.protocol !== "https:" && u.protocol !== "http:") throw hostNotAllowed(`The ${u.protocol.replace(/:$/, "")} scheme is not allowed; use https`);
+  if (u.protocol !== "https:" && u.protocol !== "http:")
+    throw hostNotAllowed(`The ${u.protocol.replace(/:$/, "")} scheme is not allowed; use https`);
   const host = u.hostname.toLowerCase();
   const local = isLoopback(host);
   if (local) {
@@ -113,7 +144,10 @@ export function checkUrl(raw: string, allowedHosts: string[], allowLocal: boolea
     throw hostNotAllowed(`The host ${host}${u.port ? `:${u.port}` : ""} is not on the allow-list`);
   }
   if (u.username !== "" || u.password !== "") {
-    throw new SourceRejection("private_source_unsupported", "repo_url carries credentials; only public repositories are supported and credentials are never sent");
+    throw new SourceRejection(
+      "private_source_unsupported",
+      "repo_url carries credentials; only public repositories are supported and credentials are never sent",
+    );
   }
   u.hash = "";
   return { href: u.href, local };
@@ -121,13 +155,21 @@ export function checkUrl(raw: string, allowedHosts: string[], allowLocal: boolea
 
 /** git check-ref-format rules (one-level names allowed), or a 7..40 hex commit id. */
 export function checkRef(ref: string): void {
-  const bad = (why: string) => new SourceRejection("ref_not_found", `The ref ${JSON.stringify(ref.slice(0, 64))} ${why}`);
+  const bad = (why: string) =>
+    new SourceRejection("ref_not_found", `The ref ${JSON.stringify(ref.slice(0, 64))} ${why}`);
   if (ref.length < 1 || ref.length > 256) throw bad("must be 1..256 characters");
   if (ref.startsWith("-")) throw bad("must not start with '-'");
   if (HEX_COMMIT.test(ref)) return;
   if (
-    [...ref].some((c) => c <= " " || c === "\x7f") || /[~^:?*[\\]/.test(ref) || ref.includes("..") || ref.includes("@{") || ref === "@" ||
-    ref.startsWith("/") || ref.endsWith("/") || ref.endsWith(".") || ref.includes("//") ||
+    [...ref].some((c) => c <= " " || c === "\x7f") ||
+    /[~^:?*[\\]/.test(ref) ||
+    ref.includes("..") ||
+    ref.includes("@{") ||
+    ref === "@" ||
+    ref.startsWith("/") ||
+    ref.endsWith("/") ||
+    ref.endsWith(".") ||
+    ref.includes("//") ||
     ref.split("/").some((c) => c.startsWith(".") || c.endsWith(".lock"))
   ) {
     throw bad("is not a valid git ref name");
@@ -152,17 +194,34 @@ function gitEnv(home: string, local: boolean): Record<string, string> {
   env.PATH ??= "/usr/bin:/bin";
   return {
     ...env,
-    HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), LC_ALL: "C", LANG: "C",
-    GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "/bin/true", SSH_ASKPASS: "/bin/true", GCM_INTERACTIVE: "never",
-    GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_PROTOCOL_FROM_USER: "0",
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    LC_ALL: "C",
+    LANG: "C",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_ASKPASS: "/bin/true",
+    SSH_ASKPASS: "/bin/true",
+    GCM_INTERACTIVE: "never",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_PROTOCOL_FROM_USER: "0",
   };
 }
 
 function configArgs(allowLocal: boolean): string[] {
   const cfg = [
-    "protocol.allow=never", "protocol.https.allow=always", "http.followRedirects=false", "core.symlinks=true",
-    "credential.helper=", "core.hooksPath=/dev/null", "core.fsmonitor=false", "gc.auto=0", "maintenance.auto=false",
-    "fetch.writeCommitGraph=false", "init.defaultBranch=main", "advice.detachedHead=false",
+    "protocol.allow=never",
+    "protocol.https.allow=always",
+    "http.followRedirects=false",
+    "core.symlinks=true",
+    "credential.helper=",
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "gc.auto=0",
+    "maintenance.auto=false",
+    "fetch.writeCommitGraph=false",
+    "init.defaultBranch=main",
+    "advice.detachedHead=false",
   ];
   if (allowLocal) cfg.push("protocol.http.allow=always", "protocol.file.allow=always");
   return cfg.flatMap((c) => ["-c", c]);
@@ -176,13 +235,19 @@ function runGit(ctx: TCtx, args: string[]): Promise<TRun> {
   if (remaining <= 0) return Promise.reject(timeoutRejection(ctx));
   return new Promise((resolve, reject) => {
     const child = spawn("git", [...configArgs(ctx.allowLocal), ...args], {
-      env: ctx.env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true,
+      env: ctx.env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
-    child.stdout.on("data", (d: Buffer) => { stdout = (stdout + d.toString("utf8")).slice(-STDERR_KEEP); });
-    child.stderr.on("data", (d: Buffer) => { stderr = (stderr + d.toString("utf8")).slice(-STDERR_KEEP); });
+    child.stdout.on("data", (d: Buffer) => {
+      stdout = (stdout + d.toString("utf8")).slice(-STDERR_KEEP);
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr = (stderr + d.toString("utf8")).slice(-STDERR_KEEP);
+    });
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child.pid);
@@ -211,29 +276,40 @@ function killGroup(pid: number | undefined): void {
 
 function timeoutRejection(ctx: TCtx): SourceRejection {
   const actual = Date.now() - ctx.started;
-  return new SourceRejection("fetch_timeout", `Fetching the source took longer than ${ctx.timeoutMs} ms`, { actual, limit: ctx.timeoutMs });
+  return new SourceRejection("fetch_timeout", `Fetching the source took longer than ${ctx.timeoutMs} ms`, {
+    actual,
+    limit: ctx.timeoutMs,
+  });
 }
 
 function must(r: TRun): void {
   if (r.code !== 0) throw new Error(`git failed locally: ${gitMessage(r.stderr)}`);
 }
 
-const PRIVATE = /authentication failed|could not read (username|password)|terminal prompts disabled|returned error: 40[134]|repository '.*' not found|repository not found/i;
+const PRIVATE =
+  /authentication failed|could not read (username|password)|terminal prompts disabled|returned error: 40[134]|repository '.*' not found|repository not found/i;
 const NO_REF = /couldn't find remote ref|not our ref|unadvertised object|invalid refspec|no such remote ref/i;
 
 /** Maps git's stderr (LC_ALL=C) to a rejection code; see the module comment for 404. */
 export function classify(stderr: string): SourceRejection {
   const line = gitMessage(stderr);
   if (PRIVATE.test(stderr)) {
-    return new SourceRejection("private_source_unsupported", `The repository is private, missing, or asks for credentials (only public repositories are supported): ${line}`);
+    return new SourceRejection(
+      "private_source_unsupported",
+      `The repository is private, missing, or asks for credentials (only public repositories are supported): ${line}`,
+    );
   }
-  if (NO_REF.test(stderr)) return new SourceRejection("ref_not_found", `The ref was not found in the repository: ${line}`);
+  if (NO_REF.test(stderr))
+    return new SourceRejection("ref_not_found", `The ref was not found in the repository: ${line}`);
   return new SourceRejection("fetch_failed", `git fetch failed: ${line}`);
 }
 
 /** git's first `fatal:` line (the cause; later ones are boilerplate), else its last line. */
 function gitMessage(stderr: string): string {
-  const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split(/\r?\n|\r/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const line = lines.find((l) => l.startsWith("fatal:")) ?? lines[lines.length - 1] ?? "no output";
   // URLs never carry credentials here (rejected above), but scrub any userinfo git might echo.
   return line.replace(/\/\/[^/\s@]*@/g, "//").slice(0, 300);

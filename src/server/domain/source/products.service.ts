@@ -8,15 +8,24 @@ import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platfo
 import { assertNameFree, freeName, isNameRace, nameTaken, repoBaseName } from "@/server/platform/names";
 import { iso } from "@/server/platform/time";
 import type { TProduct, TProductStatus, TSourceFreeze } from "./source.contract";
+import { checkIntakeSource } from "./intake-checks";
 
 type TCaller = { userId: string; correlationId: string };
 type TActivity = { status: TProductStatus; lastActivityAt: Date };
 
 export function toProduct(p: Product, activity?: TActivity): TProduct {
   return {
-    id: p.id, workspace_id: p.workspaceId, name: p.name, type: "hosted-app", input_revision_id: p.inputRevisionId,
-    repo_url: p.repoUrl, ref: p.ref, status: activity?.status ?? "building",
-    last_activity_at: iso(activity?.lastActivityAt ?? p.updatedAt), created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),
+    id: p.id,
+    workspace_id: p.workspaceId,
+    name: p.name,
+    type: "hosted-app",
+    input_revision_id: p.inputRevisionId,
+    repo_url: p.repoUrl,
+    ref: p.ref,
+    status: activity?.status ?? "building",
+    last_activity_at: iso(activity?.lastActivityAt ?? p.updatedAt),
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
   };
 }
 
@@ -33,10 +42,16 @@ async function activityOf(products: Product[]): Promise<Map<string, TActivity>> 
   const sdb = scopedDb(products[0]!.workspaceId);
   const [freezes, active, deployed] = await Promise.all([
     sdb.sourceFreeze.findMany({
-      where: { productId: { in: ids } }, orderBy: [{ productId: "asc" }, { createdAt: "desc" }], distinct: ["productId"],
+      where: { productId: { in: ids } },
+      orderBy: [{ productId: "asc" }, { createdAt: "desc" }],
+      distinct: ["productId"],
       select: { productId: true, status: true, updatedAt: true },
     }),
-    sdb.deployment.groupBy({ by: ["productId"], where: { productId: { in: ids }, status: "active" }, _count: { _all: true } }),
+    sdb.deployment.groupBy({
+      by: ["productId"],
+      where: { productId: { in: ids }, status: "active" },
+      _count: { _all: true },
+    }),
     sdb.deployment.groupBy({ by: ["productId"], where: { productId: { in: ids } }, _max: { updatedAt: true } }),
   ]);
   const latestFreeze = new Map(freezes.map((f) => [f.productId, f]));
@@ -46,7 +61,11 @@ async function activityOf(products: Product[]): Promise<Map<string, TActivity>> 
     const f = latestFreeze.get(p.id);
     const status: TProductStatus = live.has(p.id)
       ? "live"
-      : !f || f.status === "pending" ? "building" : f.status === "frozen" ? "ready" : "failed";
+      : !f || f.status === "pending"
+        ? "building"
+        : f.status === "frozen"
+          ? "ready"
+          : "failed";
     const times = [p.updatedAt, f?.updatedAt, lastDeploy.get(p.id)].filter((t): t is Date => t instanceof Date);
     out.set(p.id, { status, lastActivityAt: new Date(Math.max(...times.map((t) => t.getTime()))) });
   }
@@ -78,7 +97,12 @@ export function redactRepoUrl(raw: string): string {
  * source freeze in one transaction and answers at once; the freeze worker
  * fetches and snapshots the source.
  */
-export async function createProduct(caller: TCaller, workspaceId: string, raw: { repo_url: string; ref: string; name?: string }) {
+export async function createProduct(
+  caller: TCaller,
+  workspaceId: string,
+  raw: { repo_url: string; ref: string; name?: string },
+) {
+  await checkIntakeSource(workspaceId, raw.repo_url, raw.ref);
   const input = { ...raw, repo_url: redactRepoUrl(raw.repo_url) };
   const explicit = raw.name?.trim();
   // Without a name, the repository's (`shop`, then `shop-2`, ...); a lost race for it picks the next one.
@@ -93,7 +117,12 @@ export async function createProduct(caller: TCaller, workspaceId: string, raw: {
   }
 }
 
-async function createProductNamed(caller: TCaller, workspaceId: string, input: { repo_url: string; ref: string }, explicit: string | undefined) {
+async function createProductNamed(
+  caller: TCaller,
+  workspaceId: string,
+  input: { repo_url: string; ref: string },
+  explicit: string | undefined,
+) {
   const productId = newId("prod");
   const revisionId = newId("rev");
   const freezeId = newId("frz");
@@ -101,40 +130,89 @@ async function createProductNamed(caller: TCaller, workspaceId: string, input: {
     if (explicit) await assertNameFree(tx, "products", workspaceId, explicit);
     const name = explicit ?? (await freeName(tx, "products", workspaceId, repoBaseName(input.repo_url)));
     await tx.product.create({
-      data: { id: productId, workspaceId, name, inputRevisionId: revisionId, repoUrl: input.repo_url, ref: input.ref, createdBy: caller.userId },
+      data: {
+        id: productId,
+        workspaceId,
+        name,
+        inputRevisionId: revisionId,
+        repoUrl: input.repo_url,
+        ref: input.ref,
+        createdBy: caller.userId,
+      },
     });
-    await tx.revision.create({ data: { id: revisionId, workspaceId, productId, inputRevisionId: revisionId, freezeId } });
+    await tx.revision.create({
+      data: { id: revisionId, workspaceId, productId, inputRevisionId: revisionId, freezeId },
+    });
     await tx.sourceFreeze.create({
       data: {
-        id: freezeId, workspaceId, productId, revisionId, repoUrl: input.repo_url, ref: input.ref,
-        correlationId: caller.correlationId, createdBy: caller.userId,
+        id: freezeId,
+        workspaceId,
+        productId,
+        revisionId,
+        repoUrl: input.repo_url,
+        ref: input.ref,
+        correlationId: caller.correlationId,
+        createdBy: caller.userId,
       },
     });
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "product.created",
-      target: { kind: "product", id: productId }, correlationId: caller.correlationId,
+      workspaceId,
+      actor: { kind: "user", id: caller.userId },
+      action: "product.created",
+      target: { kind: "product", id: productId },
+      correlationId: caller.correlationId,
       details: { name, repo_url: input.repo_url, ref: input.ref, source_freeze_id: freezeId },
     });
     await emitEvent(tx, {
-      workspaceId, type: "product.created", correlationId: caller.correlationId, subject: productId,
-      data: { product_id: productId, workspace_id: workspaceId, input_revision_id: revisionId, source_freeze_id: freezeId },
+      workspaceId,
+      type: "product.created",
+      correlationId: caller.correlationId,
+      subject: productId,
+      data: {
+        product_id: productId,
+        workspace_id: workspaceId,
+        input_revision_id: revisionId,
+        source_freeze_id: freezeId,
+      },
     });
   });
-  return { source_freeze_id: freezeId, status: "pending" as const, product_id: productId, links: { self: freezeLink(workspaceId, freezeId) } };
+  return {
+    source_freeze_id: freezeId,
+    status: "pending" as const,
+    product_id: productId,
+    links: { self: freezeLink(workspaceId, freezeId) },
+  };
 }
 
 /** A new revision of an existing product from another ref (or the same ref, later). */
 export async function refreezeProduct(caller: TCaller, workspaceId: string, productId: string, ref: string) {
   const product = await getOwnedProduct(workspaceId, productId);
+  await checkIntakeSource(workspaceId, product.repoUrl, ref);
   const revisionId = newId("rev");
   const freezeId = newId("frz");
   await scopedDb(workspaceId).$transaction(async (tx) => {
-    await tx.revision.create({ data: { id: revisionId, workspaceId, productId, inputRevisionId: product.inputRevisionId, freezeId } });
+    await tx.revision.create({
+      data: { id: revisionId, workspaceId, productId, inputRevisionId: product.inputRevisionId, freezeId },
+    });
     await tx.sourceFreeze.create({
-      data: { id: freezeId, workspaceId, productId, revisionId, repoUrl: product.repoUrl, ref, correlationId: caller.correlationId, createdBy: caller.userId },
+      data: {
+        id: freezeId,
+        workspaceId,
+        productId,
+        revisionId,
+        repoUrl: product.repoUrl,
+        ref,
+        correlationId: caller.correlationId,
+        createdBy: caller.userId,
+      },
     });
   });
-  return { source_freeze_id: freezeId, status: "pending" as const, product_id: productId, links: { self: freezeLink(workspaceId, freezeId) } };
+  return {
+    source_freeze_id: freezeId,
+    status: "pending" as const,
+    product_id: productId,
+    links: { self: freezeLink(workspaceId, freezeId) },
+  };
 }
 
 export async function getOwnedProduct(workspaceId: string, productId: string): Promise<Product> {
@@ -156,7 +234,12 @@ export async function listProducts(workspaceId: string, q: TListQuery): Promise<
 }
 
 /** PATCH: a new name, unique in the workspace ignoring case (409 name_taken). Same name: unchanged, no audit. */
-export async function renameProduct(caller: TCaller, workspaceId: string, productId: string, rawName: string): Promise<TProduct> {
+export async function renameProduct(
+  caller: TCaller,
+  workspaceId: string,
+  productId: string,
+  rawName: string,
+): Promise<TProduct> {
   const name = rawName.trim();
   await scopedDb(workspaceId)
     .$transaction(async (tx) => {
@@ -166,8 +249,12 @@ export async function renameProduct(caller: TCaller, workspaceId: string, produc
       await assertNameFree(tx, "products", workspaceId, name, productId);
       await tx.product.update({ where: { id: productId }, data: { name, updatedAt: new Date() } });
       await writeAudit(tx, {
-        workspaceId, actor: { kind: "user", id: caller.userId }, action: "product.renamed",
-        target: { kind: "product", id: productId }, correlationId: caller.correlationId, details: { from: p.name, to: name },
+        workspaceId,
+        actor: { kind: "user", id: caller.userId },
+        action: "product.renamed",
+        target: { kind: "product", id: productId },
+        correlationId: caller.correlationId,
+        details: { from: p.name, to: name },
       });
     })
     .catch((err: unknown) => {
@@ -176,12 +263,25 @@ export async function renameProduct(caller: TCaller, workspaceId: string, produc
   return getProduct(workspaceId, productId);
 }
 
-export function toSourceFreeze(f: SourceFreeze & { product: Product }, revision: Pick<Revision, "id" | "createdAt">): TSourceFreeze {
+export function toSourceFreeze(
+  f: SourceFreeze & { product: Product },
+  revision: Pick<Revision, "id" | "createdAt">,
+): TSourceFreeze {
   const out: TSourceFreeze = {
     id: f.id,
     status: f.status as TSourceFreeze["status"],
-    product: { id: f.product.id, workspace_id: f.product.workspaceId, type: "hosted-app", created_at: iso(f.product.createdAt) },
-    revision: { id: revision.id, product_id: f.productId, input_type: "repository", created_at: iso(revision.createdAt) },
+    product: {
+      id: f.product.id,
+      workspace_id: f.product.workspaceId,
+      type: "hosted-app",
+      created_at: iso(f.product.createdAt),
+    },
+    revision: {
+      id: revision.id,
+      product_id: f.productId,
+      input_type: "repository",
+      created_at: iso(revision.createdAt),
+    },
     repo_url: f.repoUrl,
     ref: f.ref,
     commit_sha: f.commitSha,
@@ -198,8 +298,14 @@ export function toSourceFreeze(f: SourceFreeze & { product: Product }, revision:
 }
 
 export async function getSourceFreeze(workspaceId: string, freezeId: string): Promise<TSourceFreeze> {
-  const f = await scopedDb(workspaceId).sourceFreeze.findUnique({ where: { id: freezeId }, include: { product: true } });
+  const f = await scopedDb(workspaceId).sourceFreeze.findUnique({
+    where: { id: freezeId },
+    include: { product: true },
+  });
   if (!f) throw notFound(`Source freeze ${freezeId}`);
-  const rev = await scopedDb(workspaceId).revision.findUniqueOrThrow({ where: { id: f.revisionId }, select: { id: true, createdAt: true } });
+  const rev = await scopedDb(workspaceId).revision.findUniqueOrThrow({
+    where: { id: f.revisionId },
+    select: { id: true, createdAt: true },
+  });
   return toSourceFreeze(f, rev);
 }

@@ -4,16 +4,24 @@ import { AppError, notFound } from "@/server/platform/errors";
 import { emitEvent } from "@/server/platform/outbox";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
-import { roleAtLeast, type TRole } from "@/server/domain/identity/access.service";
+import { roleAtLeast, type TRole } from "@/server/domain/identity/workspace-access.service";
 import { isWidening } from "./contract-validation";
 import { applyDescriptorEdits, descriptorHash } from "./descriptor-detection";
 import type { TCapabilityContract, TRevision } from "./source.contract";
-import { SourceRejection, type TCapabilityEntry, type TContractRejectionReason, type TDescriptor } from "./source.types";
+import {
+  SourceRejection,
+  type TCapabilityEntry,
+  type TContractRejectionReason,
+  type TDescriptor,
+} from "./source.types";
 import { signalChange } from "@/server/platform/change-signals";
 
 export function toRevision(r: Revision): TRevision {
   const out: TRevision = {
-    id: r.id, workspace_id: r.workspaceId, product_id: r.productId, input_revision_id: r.inputRevisionId,
+    id: r.id,
+    workspace_id: r.workspaceId,
+    product_id: r.productId,
+    input_revision_id: r.inputRevisionId,
     product_type: "hosted-app",
     descriptor: (r.descriptor ?? null) as TRevision["descriptor"],
     descriptor_hash: r.descriptorHash ?? (r.descriptor ? descriptorHash(r.descriptor as unknown as TDescriptor) : null),
@@ -23,10 +31,14 @@ export function toRevision(r: Revision): TRevision {
     commit_sha: r.commitSha,
     snapshot: (r.snapshot ?? null) as TRevision["snapshot"],
     source_freeze_id: r.freezeId,
-    created_at: iso(r.createdAt), updated_at: iso(r.updatedAt),
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
   };
   if (r.contractStatus === "rejected" && r.contractRejection) {
-    out.capability_contract = { status: "rejected", reason: (r.contractRejection as { reason: TContractRejectionReason }).reason };
+    out.capability_contract = {
+      status: "rejected",
+      reason: (r.contractRejection as { reason: TContractRejectionReason }).reason,
+    };
   }
   return out;
 }
@@ -41,7 +53,10 @@ export async function getRevision(workspaceId: string, revisionId: string): Prom
   return toRevision(await getOwnedRevision(workspaceId, revisionId));
 }
 
-export async function listRevisions(workspaceId: string, q: TListQuery & { product_id?: string }): Promise<TPage<TRevision>> {
+export async function listRevisions(
+  workspaceId: string,
+  q: TListQuery & { product_id?: string },
+): Promise<TPage<TRevision>> {
   const args = keysetArgs(q);
   const rows = await scopedDb(workspaceId).revision.findMany({
     ...args,
@@ -51,11 +66,16 @@ export async function listRevisions(workspaceId: string, q: TListQuery & { produ
 }
 
 /**
- * The baseline a new contract may not exceed without approval. Until
- * deployments exist this is the product's most recently confirmed ready
- * contract; the deployments issue narrows it to the active production one.
+ * The baseline a new contract may not exceed without approval: the
+ * product's most recently confirmed ready contract (what its service
+ * identities call the Bridge under). Promotion to production compares with
+ * production's live release separately (releases/promotion.service.ts).
  */
-async function baselineContract(workspaceId: string, productId: string, exceptRevisionId: string): Promise<TCapabilityEntry[] | null> {
+export async function baselineContract(
+  workspaceId: string,
+  productId: string,
+  exceptRevisionId: string,
+): Promise<TCapabilityEntry[] | null> {
   const prev = await scopedDb(workspaceId).revision.findFirst({
     where: { productId, contractStatus: "ready", id: { not: exceptRevisionId } },
     orderBy: [{ contractConfirmedAt: "desc" }, { id: "desc" }],
@@ -79,9 +99,14 @@ export async function confirmDescriptor(
 ): Promise<TRevision> {
   const rev = await getOwnedRevision(workspaceId, revisionId);
   if (rev.productId !== productId) throw notFound(`Revision ${revisionId}`);
-  if (rev.descriptorStatus === "pending") throw new AppError("conflict", "The source is not frozen yet", { reason: "freeze_pending" });
-  if (rev.descriptorStatus === "unavailable") throw new AppError("conflict", "The source freeze did not produce a descriptor", { reason: "descriptor_unavailable" });
-  if (rev.descriptorStatus === "confirmed") throw new AppError("conflict", "This revision is already confirmed", { reason: "already_confirmed" });
+  if (rev.descriptorStatus === "pending")
+    throw new AppError("conflict", "The source is not frozen yet", { reason: "freeze_pending" });
+  if (rev.descriptorStatus === "unavailable")
+    throw new AppError("conflict", "The source freeze did not produce a descriptor", {
+      reason: "descriptor_unavailable",
+    });
+  if (rev.descriptorStatus === "confirmed")
+    throw new AppError("conflict", "This revision is already confirmed", { reason: "already_confirmed" });
   if (body.approve_widening && !roleAtLeast(caller.role, "admin")) {
     throw new AppError("forbidden", "approve_widening requires the owner or admin role", { reason: "role_required" });
   }
@@ -93,7 +118,8 @@ export async function confirmDescriptor(
     if (err instanceof SourceRejection) {
       const field = err.detail && "field" in err.detail ? err.detail.field : "edits";
       throw new AppError("validation_failed", err.message, {
-        reason: err.code, errors: [{ path: `/edits/${field.replace(/\./g, "/")}`, message: err.message, code: err.code }],
+        reason: err.code,
+        errors: [{ path: `/edits/${field.replace(/\./g, "/")}`, message: err.message, code: err.code }],
       });
     }
     throw err;
@@ -104,12 +130,37 @@ export async function confirmDescriptor(
     const baseline = await baselineContract(workspaceId, productId, revisionId);
     const widening = baseline ? isWidening(baseline, capabilities) : { widened: false };
     if (widening.widened && !body.approve_widening) {
-      throw new AppError("conflict", `The capability contract asks for more than the product's current contract (${widening.why}); an owner or admin must confirm with approve_widening: true`, {
-        reason: "scope_widened",
-      });
+      throw new AppError(
+        "conflict",
+        `The capability contract asks for more than the product's current contract (${widening.why}); an owner or admin must confirm with approve_widening: true`,
+        {
+          reason: "scope_widened",
+        },
+      );
     }
   }
 
+  return markConfirmed(workspaceId, productId, revisionId, descriptor, capabilities, {
+    userId: caller.userId,
+    correlationId: caller.correlationId,
+  });
+}
+
+/**
+ * The confirmation itself (a still-detected revision only: 409
+ * already_confirmed otherwise): the descriptor with its hash and who
+ * confirmed, a valid contract made ready with its event. Also used by deploy
+ * on push for a revision whose descriptor and contract did not change.
+ */
+export async function markConfirmed(
+  workspaceId: string,
+  productId: string,
+  revisionId: string,
+  descriptor: TDescriptor,
+  capabilities: TCapabilityEntry[] | null,
+  by: { userId: string; correlationId: string },
+): Promise<TRevision> {
+  const caller = by;
   const now = new Date();
   const hash = descriptorHash(descriptor);
   const confirmed = await scopedDb(workspaceId).$transaction(async (tx) => {
@@ -117,19 +168,31 @@ export async function confirmDescriptor(
     const moved = await tx.revision.updateMany({
       where: { id: revisionId, descriptorStatus: "detected" },
       data: {
-        descriptor: descriptor, descriptorHash: hash, descriptorStatus: "confirmed",
-        confirmedBy: caller.userId, confirmedAt: now, updatedAt: now,
+        descriptor: descriptor,
+        descriptorHash: hash,
+        descriptorStatus: "confirmed",
+        confirmedBy: caller.userId,
+        confirmedAt: now,
+        updatedAt: now,
         ...(capabilities ? { contractStatus: "ready", contractConfirmedAt: now } : {}),
       },
     });
-    if (moved.count !== 1) throw new AppError("conflict", "This revision is already confirmed", { reason: "already_confirmed" });
+    if (moved.count !== 1)
+      throw new AppError("conflict", "This revision is already confirmed", { reason: "already_confirmed" });
     const updated = await tx.revision.findUniqueOrThrow({ where: { id: revisionId } });
     if (capabilities) {
       await emitEvent(tx, {
-        workspaceId, type: "capability.contract_ready", correlationId: caller.correlationId, subject: revisionId,
+        workspaceId,
+        type: "capability.contract_ready",
+        correlationId: caller.correlationId,
+        subject: revisionId,
         data: {
-          product_id: productId, revision_id: revisionId, workspace_id: workspaceId, capabilities,
-          contract_hash: updated.contractHash!, confirmed_at: iso(now),
+          product_id: productId,
+          revision_id: revisionId,
+          workspace_id: workspaceId,
+          capabilities,
+          contract_hash: updated.contractHash!,
+          confirmed_at: iso(now),
         },
       });
     }
@@ -147,14 +210,29 @@ export async function getCapabilityContract(
 ): Promise<TCapabilityContract | { capability_contract: { status: "rejected"; reason: TContractRejectionReason } }> {
   const r = await getOwnedRevision(workspaceId, revisionId);
   if (r.contractStatus === "rejected") {
-    return { capability_contract: { status: "rejected", reason: (r.contractRejection as { reason: TContractRejectionReason }).reason } };
+    return {
+      capability_contract: {
+        status: "rejected",
+        reason: (r.contractRejection as { reason: TContractRejectionReason }).reason,
+      },
+    };
   }
   if (r.contractStatus !== "ready") {
-    throw new AppError("conflict", "The capability contract is not confirmed yet: confirm the revision's descriptor first", { reason: "contract_pending" });
+    throw new AppError(
+      "conflict",
+      "The capability contract is not confirmed yet: confirm the revision's descriptor first",
+      { reason: "contract_pending" },
+    );
   }
   return {
-    id: r.id, product_id: r.productId, revision_id: r.id, workspace_id: r.workspaceId,
-    capabilities: r.capabilities as unknown as TCapabilityContract["capabilities"], contract_hash: r.contractHash!,
-    confirmed_at: iso(r.contractConfirmedAt!), created_at: iso(r.createdAt), updated_at: iso(r.updatedAt),
+    id: r.id,
+    product_id: r.productId,
+    revision_id: r.id,
+    workspace_id: r.workspaceId,
+    capabilities: r.capabilities as unknown as TCapabilityContract["capabilities"],
+    contract_hash: r.contractHash!,
+    confirmed_at: iso(r.contractConfirmedAt!),
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
   };
 }

@@ -1,5 +1,18 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -11,7 +24,13 @@ import { buildSnapshot, listSnapshot, readSnapshotFile, writeSnapshot } from "./
 import type { TSourceLimits } from "./source.types";
 import { scanTree } from "./tree-scan";
 
-const LIMITS: TSourceLimits = { maxTotalBytes: 1e9, maxFiles: 1e6, maxDepth: 100, maxFileBytes: 1e9, maxPathLength: 4096 };
+const LIMITS: TSourceLimits = {
+  maxTotalBytes: 1e9,
+  maxFiles: 1e6,
+  maxDepth: 100,
+  maxFileBytes: 1e9,
+  maxPathLength: 4096,
+};
 const LONG_DIR = "a-directory-name-that-is-long/" + "x".repeat(60) + "/" + "y".repeat(40);
 const LONG_FILE = `${LONG_DIR}/file-with-a-long-name.txt`; // > 100 bytes
 const dirs: string[] = [];
@@ -25,8 +44,8 @@ const CONTENT: Record<string, TFile> = {
   "src/block.bin": { content: Buffer.alloc(512, 7) },
   "src/block1.bin": { content: Buffer.alloc(513, 9) },
   "héllo wörld.md": { content: "unicode\n" },
-  "current": { link: "src/index.js" },
-  "srclink": { link: "src" },
+  current: { link: "src/index.js" },
+  srclink: { link: "src" },
   [LONG_FILE]: { content: "deep\n" },
   "a-directory-name-that-is-long/back-link": { link: `../${LONG_FILE}` }, // target > 100 bytes
   [`${LONG_DIR}/up`]: { link: "../../../package.json" },
@@ -106,7 +125,13 @@ describe("buildSnapshot", () => {
     }
     expect(listed.find((e) => e.path === "bin/run")?.mode).toBe(0o755);
     expect(listed.find((e) => e.path === "package.json")?.mode).toBe(0o644);
-    expect(listed.find((e) => e.path === "srclink")).toEqual({ path: "srclink", kind: "symlink", size: 0, mode: 0o777, linkTarget: "src" });
+    expect(listed.find((e) => e.path === "srclink")).toEqual({
+      path: "srclink",
+      kind: "symlink",
+      size: 0,
+      mode: 0o777,
+      linkTarget: "src",
+    });
     const long = listed.find((e) => e.kind === "symlink" && (e.linkTarget?.length ?? 0) > 100);
     expect(long).toBeDefined();
     expect(await readSnapshotFile(buf, "missing")).toBeNull();
@@ -148,11 +173,15 @@ describe("buildSnapshot", () => {
   it("refuses entries that are unsafe, unsorted or lack their parent directory", async () => {
     const root = checkout(0);
     await expect(buildSnapshot(root, [{ path: "../x", kind: "file", size: 0, mode: 0o644 }])).rejects.toThrow(/unsafe/);
-    await expect(buildSnapshot(root, [{ path: "src/index.js", kind: "file", size: 15, mode: 0o644 }])).rejects.toThrow(/parent/);
-    await expect(buildSnapshot(root, [
-      { path: "package.json", kind: "file", size: 15, mode: 0o644 },
-      { path: "current", kind: "symlink", size: 0, mode: 0o777, linkTarget: "src/index.js" },
-    ])).rejects.toThrow(/order/);
+    await expect(buildSnapshot(root, [{ path: "src/index.js", kind: "file", size: 15, mode: 0o644 }])).rejects.toThrow(
+      /parent/,
+    );
+    await expect(
+      buildSnapshot(root, [
+        { path: "package.json", kind: "file", size: 15, mode: 0o644 },
+        { path: "current", kind: "symlink", size: 0, mode: 0o777, linkTarget: "src/index.js" },
+      ]),
+    ).rejects.toThrow(/order/);
   });
 
   it("builds an empty snapshot for an empty tree", async () => {
@@ -170,12 +199,27 @@ describe("reading snapshots (tar-stream)", () => {
     const out = mkdtempSync(path.join(os.tmpdir(), "capstan-gnutar-"));
     dirs.push(out);
     const file = path.join(out, "gnu.tar.gz");
-    execFileSync("tar", ["--format=gnu", "--no-recursion", "-czf", file, "-C", root, ...entries.map((e) => `./${e.path}`)]);
-    const listed = (await listSnapshot(readFileSync(file))).map(({ size, ...e }) => ({ ...e, size: e.kind === "file" ? size : 0 }));
+    execFileSync("tar", [
+      "--format=gnu",
+      "--no-recursion",
+      "-czf",
+      file,
+      "-C",
+      root,
+      ...entries.map((e) => `./${e.path}`),
+    ]);
+    const listed = (await listSnapshot(readFileSync(file))).map(({ size, ...e }) => ({
+      ...e,
+      size: e.kind === "file" ? size : 0,
+    }));
     expect(listed.map((e) => e.path)).toEqual(entries.map((e) => e.path));
-    expect(listed.filter((e) => e.kind === "symlink")).toEqual(entries.filter((e) => e.kind === "symlink").map((e) => ({ ...e, mode: 0o777 })));
+    expect(listed.filter((e) => e.kind === "symlink")).toEqual(
+      entries.filter((e) => e.kind === "symlink").map((e) => ({ ...e, mode: 0o777 })),
+    );
     const long = entries.find((e) => e.kind === "file" && Buffer.byteLength(e.path) > 100);
-    expect((await readSnapshotFile(readFileSync(file), long!.path))?.equals(readFileSync(path.join(root, long!.path)))).toBe(true);
+    expect(
+      (await readSnapshotFile(readFileSync(file), long!.path))?.equals(readFileSync(path.join(root, long!.path))),
+    ).toBe(true);
   });
 
   it("refuses a corrupt header, a truncated archive and entry types a snapshot never holds", async () => {
@@ -191,7 +235,9 @@ describe("reading snapshots (tar-stream)", () => {
     let sum = 0;
     for (const b of hardlink) sum += b;
     hardlink.write(sum.toString(8).padStart(6, "0") + "\0 ", 148, 8, "ascii");
-    await expect(listSnapshot(gzipSync(Buffer.concat([hardlink, Buffer.alloc(1024)])))).rejects.toThrow(/unsupported tar entry type "link"/);
+    await expect(listSnapshot(gzipSync(Buffer.concat([hardlink, Buffer.alloc(1024)])))).rejects.toThrow(
+      /unsupported tar entry type "link"/,
+    );
   });
 });
 
@@ -201,7 +247,13 @@ describe("writeSnapshot (streamed to a file)", () => {
     dirs.push(big);
     mkdirSync(path.join(big, "d"));
     // Incompressible and compressible files of several sizes, so deflate emits many output chunks.
-    for (let i = 0; i < 6; i++) writeFileSync(path.join(big, "d", `f${i}.bin`), i % 2 ? Buffer.alloc(700_000 * (i + 1), i) : Buffer.from(Array.from({ length: 300_000 * (i + 1) }, (_, j) => (j * 7919 + i) % 251)));
+    for (let i = 0; i < 6; i++)
+      writeFileSync(
+        path.join(big, "d", `f${i}.bin`),
+        i % 2
+          ? Buffer.alloc(700_000 * (i + 1), i)
+          : Buffer.from(Array.from({ length: 300_000 * (i + 1) }, (_, j) => (j * 7919 + i) % 251)),
+      );
     for (const root of [checkout(0), big]) {
       const entries = await scanTree(root, LIMITS);
       const dest = path.join(mkdtempSync(path.join(os.tmpdir(), "capstan-snapout-")), "s.tar.gz");
@@ -248,7 +300,12 @@ describe("FsBlobStore (where snapshots go)", () => {
     resetEnvCache();
     try {
       const ev = await blobStore().put(Buffer.from("hello"));
-      expect(readFileSync(path.join(dataDir, "blobs", "sha256", ev.sha256.slice(0, 2), ev.sha256.slice(2, 4), ev.sha256), "utf8")).toBe("hello");
+      expect(
+        readFileSync(
+          path.join(dataDir, "blobs", "sha256", ev.sha256.slice(0, 2), ev.sha256.slice(2, 4), ev.sha256),
+          "utf8",
+        ),
+      ).toBe("hello");
     } finally {
       if (before === undefined) delete process.env.CAPSTAN_DATA_DIR;
       else process.env.CAPSTAN_DATA_DIR = before;

@@ -52,7 +52,12 @@ export async function writeSnapshot(root: string, entries: TTreeEntry[], dest: s
       done(null, chunk);
     },
   });
-  await pipeline(Readable.from(tarChunks(root, entries)), createGzip({ level: SNAPSHOT_GZIP_LEVEL }), pin, createWriteStream(dest, { mode: 0o600 }));
+  await pipeline(
+    Readable.from(tarChunks(root, entries)),
+    createGzip({ level: SNAPSHOT_GZIP_LEVEL }),
+    pin,
+    createWriteStream(dest, { mode: 0o600 }),
+  );
 }
 
 /** RFC 1952 header: bytes 4..7 MTIME, 9 OS. zlib already writes mtime 0; the OS byte depends on the build platform. */
@@ -74,7 +79,13 @@ async function* tarChunks(root: string, entries: TTreeEntry[]): AsyncGenerator<B
     if (needsPax(link)) records.push(paxRecord("linkpath", link));
     if (records.length > 0) {
       const pax = Buffer.concat(records);
-      yield header({ name: `PaxHeader/${asciiFallback(name, 90)}`, mode: 0o644, size: pax.length, type: "x", link: "" });
+      yield header({
+        name: `PaxHeader/${asciiFallback(name, 90)}`,
+        mode: 0o644,
+        size: pax.length,
+        type: "x",
+        link: "",
+      });
       yield pad(pax);
     }
     const type = e.kind === "file" ? "0" : e.kind === "dir" ? "5" : "2";
@@ -90,11 +101,14 @@ function checkEntries(entries: TTreeEntry[]): void {
   let prev: Buffer | null = null;
   for (const e of entries) {
     const segs = e.path.split("/");
-    if (segs.some((s) => s === "" || s === "." || s === ".." || s.includes("\0"))) throw new Error(`unsafe snapshot path ${JSON.stringify(e.path)}`);
+    if (segs.some((s) => s === "" || s === "." || s === ".." || s.includes("\0")))
+      throw new Error(`unsafe snapshot path ${JSON.stringify(e.path)}`);
     const parent = segs.slice(0, -1).join("/");
-    if (parent !== "" && !dirs.has(parent)) throw new Error(`snapshot entry ${e.path} comes without its parent directory`);
+    if (parent !== "" && !dirs.has(parent))
+      throw new Error(`snapshot entry ${e.path} comes without its parent directory`);
     const key = Buffer.from(e.path, "utf8");
-    if (prev && Buffer.compare(prev, key) >= 0) throw new Error(`snapshot entries are not in strict byte order at ${e.path}`);
+    if (prev && Buffer.compare(prev, key) >= 0)
+      throw new Error(`snapshot entries are not in strict byte order at ${e.path}`);
     prev = key;
     if (e.kind === "dir") dirs.add(e.path);
     if (e.kind === "symlink" && !e.linkTarget) throw new Error(`symlink ${e.path} has no target`);
@@ -163,7 +177,13 @@ function header(h: { name: string; mode: number; size: number; type: string; lin
 
 // ---- reading (tests, runners) -------------------------------------------------------------
 
-export type TSnapshotEntry = { path: string; kind: TTreeEntry["kind"]; size: number; mode: number; linkTarget?: string };
+export type TSnapshotEntry = {
+  path: string;
+  kind: TTreeEntry["kind"];
+  size: number;
+  mode: number;
+  linkTarget?: string;
+};
 
 /** Lists a snapshot (or any ustar/PAX/GNU tar.gz of files, dirs and symlinks) in archive order. */
 export async function listSnapshot(buf: Buffer): Promise<TSnapshotEntry[]> {
@@ -201,9 +221,11 @@ async function parseTar(tar: Buffer): Promise<Array<TSnapshotEntry & { data: Buf
     const data = Buffer.concat(chunks);
     const name = h.name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
     const mode = (h.mode ?? 0) & 0o7777;
-    if (h.type === "file" || h.type === "contiguous-file") out.push({ path: name, kind: "file", size: data.length, mode, data });
+    if (h.type === "file" || h.type === "contiguous-file")
+      out.push({ path: name, kind: "file", size: data.length, mode, data });
     else if (h.type === "directory") out.push({ path: name, kind: "dir", size: 0, mode, data });
-    else if (h.type === "symlink") out.push({ path: name, kind: "symlink", size: 0, mode, linkTarget: h.linkname ?? "", data });
+    else if (h.type === "symlink")
+      out.push({ path: name, kind: "symlink", size: 0, mode, linkTarget: h.linkname ?? "", data });
     else throw new Error(`unsupported tar entry type ${JSON.stringify(h.type)} for ${name}`);
   }
   return out;

@@ -7,7 +7,11 @@ import { ZDescriptor } from "./descriptor-detection";
 
 /** Spec 2.2-2.7 wire shapes of products, source freezes, revisions and contracts. */
 const zSha256 = z.string().regex(/^[0-9a-f]{64}$/);
-export const ZEvidence = z.object({ uri: z.string().min(1), sha256: zSha256, size_bytes: z.number().int().min(0).max(9007199254740991) });
+export const ZEvidence = z.object({
+  uri: z.string().min(1),
+  sha256: zSha256,
+  size_bytes: z.number().int().min(0).max(9007199254740991),
+});
 
 export const ZProductIntakeRequest = z
   .strictObject({
@@ -45,7 +49,9 @@ export const ZProduct = z
     ref: z.string(),
     status: z
       .enum(PRODUCT_STATUSES)
-      .describe("live: a deployment is active; otherwise from the latest source freeze: building (pending), ready (frozen), failed (rejected or failed)"),
+      .describe(
+        "live: a deployment is active; otherwise from the latest source freeze: building (pending), ready (frozen), failed (rejected or failed)",
+      ),
     last_activity_at: z.string().describe("The latest change of the product, its source freezes or its deployments"),
     created_at: z.string(),
     updated_at: z.string(),
@@ -69,8 +75,18 @@ export const ZSourceFreeze = z
   .object({
     id: zId("frz"),
     status: z.enum(["pending", "frozen", "rejected", "failed"]),
-    product: z.object({ id: zId("prod"), workspace_id: zWorkspaceId, type: z.literal("hosted-app"), created_at: z.string() }),
-    revision: z.object({ id: zId("rev"), product_id: zId("prod"), input_type: z.literal("repository"), created_at: z.string() }),
+    product: z.object({
+      id: zId("prod"),
+      workspace_id: zWorkspaceId,
+      type: z.literal("hosted-app"),
+      created_at: z.string(),
+    }),
+    revision: z.object({
+      id: zId("rev"),
+      product_id: zId("prod"),
+      input_type: z.literal("repository"),
+      created_at: z.string(),
+    }),
     repo_url: z.string(),
     ref: z.string(),
     commit_sha: z.string().nullable(),
@@ -118,7 +134,11 @@ export const ZCapabilityEntry = z.object({
   actions: z.array(z.string()).min(1),
   scope: z.record(z.string(), z.unknown()),
   credential_owner: z.enum(["workspace", "platform"]),
-  provider: z.object({ allow: z.array(z.string()), fallback: z.enum(["none", "listed"]), prefer: z.string().optional() }),
+  provider: z.object({
+    allow: z.array(z.string()),
+    fallback: z.enum(["none", "listed"]),
+    prefer: z.string().optional(),
+  }),
 });
 
 export const ZCapabilityContract = z

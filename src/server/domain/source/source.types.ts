@@ -8,9 +8,19 @@
  * the network's (status `failed`).
  */
 export const SOURCE_REJECTION_CODES = [
-  "size_limit", "file_count_limit", "depth_limit", "file_size_limit", "path_length", "traversal",
-  "symlink_escape", "ref_not_found", "host_not_allowed", "private_source_unsupported", "fetch_timeout",
-  "fetch_failed", "credential_in_descriptor",
+  "size_limit",
+  "file_count_limit",
+  "depth_limit",
+  "file_size_limit",
+  "path_length",
+  "traversal",
+  "symlink_escape",
+  "ref_not_found",
+  "host_not_allowed",
+  "private_source_unsupported",
+  "fetch_timeout",
+  "fetch_failed",
+  "credential_in_descriptor",
 ] as const;
 export type TSourceRejectionCode = (typeof SOURCE_REJECTION_CODES)[number];
 
@@ -48,9 +58,11 @@ export type TTreeEntry = {
   linkTarget?: string;
 };
 
-export type TFetched = { dir: string; commitSha: string; cleanup: () => Promise<void> };
+/** commitSha is null for an uploaded tree (upload-source.ts): there is no commit. */
+export type TFetched = { dir: string; commitSha: string | null; cleanup: () => Promise<void> };
 
-export type TEvidence = { uri: string; sha256: string; size_bytes: number };
+/** The blob store's reference (defined beside the store, which must not import the domain). */
+export type { TEvidence } from "@/server/platform/blob-store.types";
 
 export type TFinding = { kind: string; severity: "info" | "warning" | "error"; code: string; message: string };
 
@@ -71,10 +83,17 @@ export type TDescriptor = {
   ports: Array<{ port: number; protocol: "http" }>;
   field_sources: Record<string, "detected" | "developer">;
   build_plan?: TBuildPlan;
+  /** Resource limits the app asks for (each at most its workspace plan's). */
+  limits?: { memory_mb?: number; processes?: number; cpu_weight?: number; disk_mb?: number };
 };
 
 export const CONTRACT_REJECTION_REASONS = [
-  "unknown_capability", "unknown_action", "scope_invalid", "scope_widened", "owner_not_supported", "contract_too_large",
+  "unknown_capability",
+  "unknown_action",
+  "scope_invalid",
+  "scope_widened",
+  "owner_not_supported",
+  "contract_too_large",
 ] as const;
 export type TContractRejectionReason = (typeof CONTRACT_REJECTION_REASONS)[number];
 

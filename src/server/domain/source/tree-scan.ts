@@ -42,7 +42,8 @@ async function walkDir(state: TState, dirSegs: string[]): Promise<void> {
   const events: TEvent[] = [];
   for (const child of children) {
     events.push({ key: child.name, child, descend: false });
-    if (child.stats.isDirectory()) events.push({ key: Buffer.concat([child.name, Buffer.from("/")]), child, descend: true });
+    if (child.stats.isDirectory())
+      events.push({ key: Buffer.concat([child.name, Buffer.from("/")]), child, descend: true });
   }
   events.sort((a, b) => Buffer.compare(a.key, b.key));
   for (const ev of events) {
@@ -60,8 +61,19 @@ function decodeName(raw: Buffer, dirSegs: string[]): string {
   }
   // Names that mean "parent" or "absolute" on some other system (a backslash-separated `..`,
   // a leading backslash, a drive letter) would escape wherever the snapshot is unpacked there.
-  if (name === ".." || name === "." || name.split("\\").includes("..") || name.startsWith("\\") || /^[A-Za-z]:/.test(name)) {
-    throw new SourceRejection("traversal", `The file name ${JSON.stringify(name)} can escape the tree when unpacked`, undefined, rel);
+  if (
+    name === ".." ||
+    name === "." ||
+    name.split("\\").includes("..") ||
+    name.startsWith("\\") ||
+    /^[A-Za-z]:/.test(name)
+  ) {
+    throw new SourceRejection(
+      "traversal",
+      `The file name ${JSON.stringify(name)} can escape the tree when unpacked`,
+      undefined,
+      rel,
+    );
   }
   return name;
 }
@@ -71,10 +83,20 @@ async function visit(state: TState, segs: string[], st: Stats): Promise<void> {
   const rel = segs.join("/");
   const pathBytes = Buffer.byteLength(rel, "utf8");
   if (pathBytes > limits.maxPathLength) {
-    throw new SourceRejection("path_length", `A path is ${pathBytes} bytes long, over the limit of ${limits.maxPathLength}`, { actual: pathBytes, limit: limits.maxPathLength }, rel);
+    throw new SourceRejection(
+      "path_length",
+      `A path is ${pathBytes} bytes long, over the limit of ${limits.maxPathLength}`,
+      { actual: pathBytes, limit: limits.maxPathLength },
+      rel,
+    );
   }
   if (segs.length > limits.maxDepth) {
-    throw new SourceRejection("depth_limit", `A path is ${segs.length} levels deep, over the limit of ${limits.maxDepth}`, { actual: segs.length, limit: limits.maxDepth }, rel);
+    throw new SourceRejection(
+      "depth_limit",
+      `A path is ${segs.length} levels deep, over the limit of ${limits.maxDepth}`,
+      { actual: segs.length, limit: limits.maxDepth },
+      rel,
+    );
   }
   if (st.isDirectory()) {
     state.out.push({ path: rel, kind: "dir", size: 0, mode: 0o755 });
@@ -93,17 +115,32 @@ async function visit(state: TState, segs: string[], st: Stats): Promise<void> {
     entry = { path: rel, kind: "symlink", size: 0, mode: 0o777, linkTarget: target };
   } else {
     if (st.size > limits.maxFileBytes) {
-      throw new SourceRejection("file_size_limit", `A file is ${st.size} bytes, over the limit of ${limits.maxFileBytes}`, { actual: st.size, limit: limits.maxFileBytes }, rel);
+      throw new SourceRejection(
+        "file_size_limit",
+        `A file is ${st.size} bytes, over the limit of ${limits.maxFileBytes}`,
+        { actual: st.size, limit: limits.maxFileBytes },
+        rel,
+      );
     }
     state.total += st.size;
     if (state.total > limits.maxTotalBytes) {
-      throw new SourceRejection("size_limit", `The tree is over the size limit of ${limits.maxTotalBytes} bytes`, { actual: state.total, limit: limits.maxTotalBytes }, rel);
+      throw new SourceRejection(
+        "size_limit",
+        `The tree is over the size limit of ${limits.maxTotalBytes} bytes`,
+        { actual: state.total, limit: limits.maxTotalBytes },
+        rel,
+      );
     }
     entry = { path: rel, kind: "file", size: st.size, mode: st.mode & 0o111 ? 0o755 : 0o644 };
   }
   state.files += 1;
   if (state.files > limits.maxFiles) {
-    throw new SourceRejection("file_count_limit", `The tree has more than ${limits.maxFiles} files`, { actual: state.files, limit: limits.maxFiles }, rel);
+    throw new SourceRejection(
+      "file_count_limit",
+      `The tree has more than ${limits.maxFiles} files`,
+      { actual: state.files, limit: limits.maxFiles },
+      rel,
+    );
   }
   state.out.push(entry);
 }

@@ -12,9 +12,15 @@ export function budgetId(workspaceId: string, category: TUsageCategory, month: s
 
 function toBudget(b: Budget): TBudget {
   return {
-    id: b.id, workspace_id: b.workspaceId, usage_category: b.usageCategory as TUsageCategory, month: b.month,
-    limit_units: b.limitUnits, used_units: b.usedUnits, reserved_units: b.reservedUnits,
-    created_at: iso(b.createdAt), updated_at: iso(b.updatedAt),
+    id: b.id,
+    workspace_id: b.workspaceId,
+    usage_category: b.usageCategory as TUsageCategory,
+    month: b.month,
+    limit_units: b.limitUnits,
+    used_units: b.usedUnits,
+    reserved_units: b.reservedUnits,
+    created_at: iso(b.createdAt),
+    updated_at: iso(b.updatedAt),
   };
 }
 
@@ -36,7 +42,11 @@ export async function ensureMonthBudgets(workspaceId: string, month = utcMonth()
     const carried = new Map(previous.map((b) => [b.usageCategory, b.limitUnits]));
     await scoped.budget.createMany({
       data: missing.map((c) => ({
-        id: budgetId(workspaceId, c, month), workspaceId, usageCategory: c, month, limitUnits: carried.get(c) ?? null,
+        id: budgetId(workspaceId, c, month),
+        workspaceId,
+        usageCategory: c,
+        month,
+        limitUnits: carried.get(c) ?? null,
       })),
       skipDuplicates: true,
     });
@@ -62,12 +72,18 @@ export async function setBudgetLimit(
     const before = await tx.budget.findUniqueOrThrow({ where: { id } });
     const row = await tx.budget.update({ where: { id }, data: { limitUnits, updatedAt: new Date() } });
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "budget.changed",
-      target: { kind: "budget", id }, correlationId: caller.correlationId,
+      workspaceId,
+      actor: { kind: "user", id: caller.userId },
+      action: "budget.changed",
+      target: { kind: "budget", id },
+      correlationId: caller.correlationId,
       details: { usage_category: category, month, from: before.limitUnits, to: limitUnits },
     });
     await emitEvent(tx, {
-      workspaceId, type: "budget.changed", correlationId: caller.correlationId, subject: id,
+      workspaceId,
+      type: "budget.changed",
+      correlationId: caller.correlationId,
+      subject: id,
       data: { workspace_id: workspaceId, budget_id: id, usage_category: category, month, limit_units: limitUnits },
     });
     return toBudget(row);

@@ -16,7 +16,11 @@ export async function workspacePlan(workspaceId: string): Promise<TPlanName> {
   const hit = plans.get(workspaceId);
   if (hit && Date.now() - hit.at < PLAN_TTL_MS) return hit.value;
   const version = currentVersion("plan");
-  const rows = await preparedQuery<{ plan: string }>("capstan_workspace_plan", "SELECT plan FROM plans WHERE workspace_id = $1", [workspaceId]);
+  const rows = await preparedQuery<{ plan: string }>(
+    "capstan_workspace_plan",
+    "SELECT plan FROM plans WHERE workspace_id = $1",
+    [workspaceId],
+  );
   const value = (rows[0]?.plan ?? "free") as TPlanName;
   if (currentVersion("plan") !== version) return value; // changed while read: not cached
   if (plans.size >= 10_000) plans.clear();

@@ -19,14 +19,22 @@ export const PLAN_ENTITLEMENTS: Record<TPlanName, Record<TUsageCategory, boolean
 function toPlan(workspaceId: string, row: { plan: string; createdAt: Date; updatedAt: Date }): TPlan {
   const plan = row.plan as TPlanName;
   return {
-    id: workspaceId, workspace_id: workspaceId, plan, entitlements: { ...PLAN_ENTITLEMENTS[plan] },
-    created_at: iso(row.createdAt), updated_at: iso(row.updatedAt),
+    id: workspaceId,
+    workspace_id: workspaceId,
+    plan,
+    entitlements: { ...PLAN_ENTITLEMENTS[plan] },
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
   };
 }
 
 export async function getPlan(workspaceId: string): Promise<TPlan> {
   // Every workspace gets a plan row at creation; upsert covers ws_platform and older rows.
-  const row = await scopedDb(workspaceId).plan.upsert({ where: { workspaceId }, create: { workspaceId, plan: "free" }, update: {} });
+  const row = await scopedDb(workspaceId).plan.upsert({
+    where: { workspaceId },
+    create: { workspaceId, plan: "free" },
+    update: {},
+  });
   return toPlan(workspaceId, row);
 }
 
@@ -62,12 +70,18 @@ export async function applyPlan(
   });
   if (before?.plan !== plan) {
     await writeAudit(tx, {
-      workspaceId, actor: system ? { kind: "system", id: null } : { kind: "user", id: caller.userId }, action: "plan.changed",
-      target: { kind: "workspace", id: workspaceId }, correlationId: caller.correlationId,
+      workspaceId,
+      actor: system ? { kind: "system", id: null } : { kind: "user", id: caller.userId },
+      action: "plan.changed",
+      target: { kind: "workspace", id: workspaceId },
+      correlationId: caller.correlationId,
       details: { from: before?.plan ?? null, to: plan },
     });
     await emitEvent(tx, {
-      workspaceId, type: "plan.changed", correlationId: caller.correlationId, subject: workspaceId,
+      workspaceId,
+      type: "plan.changed",
+      correlationId: caller.correlationId,
+      subject: workspaceId,
       data: { workspace_id: workspaceId, from: before?.plan ?? null, to: plan, entitlements: PLAN_ENTITLEMENTS[plan] },
     });
   }

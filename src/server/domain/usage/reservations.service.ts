@@ -40,7 +40,7 @@ async function ensureBudgetRow(workspaceId: string, month: string): Promise<void
 }
 
 export type TReservation = { id: string; budgetId: string; units: number; bindingId: string | null };
-/** A prepaid workspace's wallet hold, taken in the reservation's own statement (docs/decisions.md "Billing: prepaid"). */
+/** A prepaid workspace's wallet hold, taken in the reservation's own statement (docs/decisions.md "Prepaid, Stripe, renewal"). */
 export type THold = { currency: string; micros: bigint };
 export type TReserveResult = { ok: true; reservation: TReservation } | { ok: false; why: "budget" | "wallet" };
 
@@ -75,13 +75,19 @@ export async function reserveUsage(
   workspaceId: string,
   category: TUsageCategory,
   units: number,
-  opts: { bindingIds?: string[]; invocationId?: string; hold?: THold | null } = {},
+  opts: { bindingIds?: string[]; invocationId?: string; hold?: THold | null; lease?: boolean } = {},
 ): Promise<TReserveResult> {
   const month = utcMonth();
   await ensureBudgetRow(workspaceId, month);
   const item: TReserveItem = {
-    id: newId("rsv"), budgetId: budgetId(workspaceId, category, month), units, bindingIds: opts.bindingIds ?? [],
-    expiresAt: new Date(Date.now() + RESERVATION_TTL_MS), invocationId: opts.invocationId ?? "", hold: opts.hold ?? null,
+    // A lease (leases.service.ts) is a reservation for several calls: `rsl_`, no invocation of its own.
+    id: newId(opts.lease ? "rsl" : "rsv"),
+    budgetId: budgetId(workspaceId, category, month),
+    units,
+    bindingIds: opts.bindingIds ?? [],
+    expiresAt: new Date(Date.now() + RESERVATION_TTL_MS),
+    invocationId: opts.invocationId ?? "",
+    hold: opts.hold ?? null,
   };
   const binding = await reserveQueue.add(item);
   if (binding === null) return { ok: false, why: "budget" };
@@ -97,24 +103,55 @@ export async function reserveUsage(
  * statement (capstan_settle), locking in the same order as the reservation;
  * group-committed like reservations.
  */
-export async function settleReservation(reservationId: string, actualUnits: number, usedBindingId?: string | null, chargeMicros?: bigint | null): Promise<void> {
-  await settleQueue.add({ id: reservationId, actual: actualUnits, usedBindingId: usedBindingId ?? null, charge: chargeMicros ?? null });
+export async function settleReservation(
+  reservationId: string,
+  actualUnits: number,
+  usedBindingId?: string | null,
+  chargeMicros?: bigint | null,
+): Promise<void> {
+  await settleQueue.add({
+    id: reservationId,
+    actual: actualUnits,
+    usedBindingId: usedBindingId ?? null,
+    charge: chargeMicros ?? null,
+  });
 }
 
-type TReserveItem = { id: string; budgetId: string; units: number; bindingIds: string[]; expiresAt: Date; invocationId: string; hold: THold | null };
+type TReserveItem = {
+  id: string;
+  budgetId: string;
+  units: number;
+  bindingIds: string[];
+  expiresAt: Date;
+  invocationId: string;
+  hold: THold | null;
+};
 type TSettleItem = { id: string; actual: number; usedBindingId: string | null; charge: bigint | null };
 
 const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) => {
   // Sorted by budget id: every batch locks budget rows in one global order.
-  const order = items.map((_, i) => i).sort((x, y) => (items[x]!.budgetId < items[y]!.budgetId ? -1 : items[x]!.budgetId > items[y]!.budgetId ? 1 : x - y));
+  const order = items
+    .map((_, i) => i)
+    .sort((x, y) =>
+      items[x]!.budgetId < items[y]!.budgetId ? -1 : items[x]!.budgetId > items[y]!.budgetId ? 1 : x - y,
+    );
   const sorted = order.map((i) => items[i]!);
   const expires = sorted.reduce((max, r) => (r.expiresAt > max ? r.expiresAt : max), sorted[0]!.expiresAt);
   // A named statement: parsed and planned once per hot connection (the text never changes).
   const rows = await preparedQuery<{ r: (string | null)[] }>(
     "capstan_reserve_batch",
     "SELECT capstan_reserve_batch($1::text[], $2::text[], $3::float8[], $4::text[], $5::timestamptz, $6::text, $7::text[], $8::text[], $9::bigint[]) AS r",
-    [sorted.map((r) => r.id), sorted.map((r) => r.budgetId), sorted.map((r) => r.units), sorted.map((r) => r.bindingIds.join(",")), expires,
-      await instanceId(), sorted.map((r) => r.invocationId), sorted.map((r) => r.hold?.currency ?? ""), sorted.map((r) => (r.hold ? r.hold.micros.toString() : "0"))],
+    [
+      sorted.map((r) => r.id),
+      sorted.map((r) => r.budgetId),
+      sorted.map((r) => r.units),
+      sorted.map((r) => r.bindingIds.join(",")),
+      expires,
+      await instanceId(),
+      sorted.map((r) => r.invocationId),
+      sorted.map((r) => r.hold?.currency ?? ""),
+      sorted.map((r) => (r.hold ? r.hold.micros.toString() : "0")),
+    ],
   );
   const out = new Array<string | null>(items.length);
   order.forEach((orig, k) => (out[orig] = rows[0]!.r[k] ?? null));
@@ -122,9 +159,16 @@ const reserveQueue = new GroupCommit<TReserveItem, string | null>(async (items) 
 });
 
 const settleQueue = new GroupCommit<TSettleItem, void>(async (items) => {
-  await preparedQuery("capstan_settle_batch", "SELECT capstan_settle_batch($1::text[], $2::float8[], $3::text[], $4::bigint[]) AS n", [
-    items.map((s) => s.id), items.map((s) => s.actual), items.map((s) => s.usedBindingId), items.map((s) => (s.charge === null ? null : s.charge.toString())),
-  ]);
+  await preparedQuery(
+    "capstan_settle_batch",
+    "SELECT capstan_settle_batch($1::text[], $2::float8[], $3::text[], $4::bigint[]) AS n",
+    [
+      items.map((s) => s.id),
+      items.map((s) => s.actual),
+      items.map((s) => s.usedBindingId),
+      items.map((s) => (s.charge === null ? null : s.charge.toString())),
+    ],
+  );
   return items.map(() => undefined);
 });
 
@@ -139,8 +183,9 @@ export async function sweepExpiredReservations(): Promise<number> {
   let charged = 0;
   for (;;) {
     // platform-scoped: the reservation sweeper spans every workspace.
+    // Leases (`rsl_`) are recovered by leases.service.ts from their process's journal, never charged whole.
     const expired = await db().$queryRaw<{ id: string }[]>`
-      SELECT id FROM budget_reservations WHERE expires_at < now() ORDER BY expires_at LIMIT 500`;
+      SELECT id FROM budget_reservations WHERE expires_at < now() AND id NOT LIKE 'rsl\\_%' ORDER BY expires_at LIMIT 500`;
     for (const { id } of expired) if (await chargeReserved(id, "expired")) charged++;
     if (expired.length < 500) return charged + (await recoverReservations());
   }
@@ -156,11 +201,13 @@ export async function recoverReservations(): Promise<number> {
   let charged = 0;
   // platform-scoped: boot recovery spans every workspace's reservations.
   const instances = await db().$queryRaw<{ instance_id: string }[]>`
-    SELECT DISTINCT instance_id FROM budget_reservations WHERE instance_id IS NOT NULL`;
+    SELECT DISTINCT instance_id FROM budget_reservations WHERE instance_id IS NOT NULL AND id NOT LIKE 'rsl\\_%'`;
   for (const { instance_id } of instances) {
     if (await isInstanceAlive(instance_id)) continue;
     // platform-scoped: reservations of a gone process, any workspace.
-    const rows = await db().$queryRaw<{ id: string }[]>`SELECT id FROM budget_reservations WHERE instance_id = ${instance_id}`;
+    const rows = await db().$queryRaw<
+      { id: string }[]
+    >`SELECT id FROM budget_reservations WHERE instance_id = ${instance_id} AND id NOT LIKE 'rsl\\_%'`;
     for (const { id } of rows) if (await chargeReserved(id, "instance_gone")) charged++;
   }
   return charged;
@@ -175,6 +222,11 @@ async function chargeReserved(id: string, why: "expired" | "instance_gone"): Pro
            (SELECT units FROM r) AS units, (SELECT invocation_id FROM r) AS invocation_id`;
   const row = rows[0];
   if (!row?.settled) return false;
-  logger.warn("usage.reservation_charged_unfinished", { reservation_id: id, invocation_id: row.invocation_id, units: row.units, why });
+  logger.warn("usage.reservation_charged_unfinished", {
+    reservation_id: id,
+    invocation_id: row.invocation_id,
+    units: row.units,
+    why,
+  });
   return true;
 }

@@ -10,7 +10,14 @@ const tags = ["Plan and budgets"];
 
 export const usageRouter = router({
   plan: workspaceProcedure("viewer")
-    .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/plan", tags, summary: "Get the workspace plan and entitlements" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/workspaces/{ws}/plan",
+        tags,
+        summary: "Get the workspace plan and entitlements",
+      },
+    })
     .output(ZPlan)
     .query(({ ctx }) => getPlan(ctx.workspace.workspaceId)),
 
@@ -19,16 +26,34 @@ export const usageRouter = router({
     .input(ZPlanRequest.extend({ ws: zWorkspaceId }))
     .output(ZPlan)
     .mutation(({ ctx, input }) =>
-      setPlan({ userId: ctx.principal.userId, correlationId: ctx.correlationId }, ctx.workspace.workspaceId, input.plan),
+      setPlan(
+        { userId: ctx.principal.userId, correlationId: ctx.correlationId },
+        ctx.workspace.workspaceId,
+        input.plan,
+      ),
     ),
 
   budgets: workspaceProcedure("viewer")
-    .meta({ openapi: { method: "GET", path: "/v1/workspaces/{ws}/budgets", tags, summary: "This UTC month's budget per usage category" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/workspaces/{ws}/budgets",
+        tags,
+        summary: "This UTC month's budget per usage category",
+      },
+    })
     .output(ZBudgetList)
     .query(({ ctx }) => listBudgets(ctx.workspace.workspaceId)),
 
   setBudget: workspaceProcedure("admin")
-    .meta({ openapi: { method: "PUT", path: "/v1/workspaces/{ws}/budgets/{category}", tags, summary: "Set a monthly budget limit (null = unlimited)" } })
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: "/v1/workspaces/{ws}/budgets/{category}",
+        tags,
+        summary: "Set a monthly budget limit (null = unlimited)",
+      },
+    })
     .input(ZBudgetRequest.extend({ ws: zWorkspaceId, category: z.enum(USAGE_CATEGORIES) }))
     .output(ZBudget)
     .mutation(({ ctx, input }) =>

@@ -1,5 +1,6 @@
 import { Prisma, type WebhookDelivery } from "@/generated/prisma/client";
-import { db } from "@/server/platform/db/client";
+import { db, pooledTransaction } from "@/server/platform/db/client";
+import { rowOf } from "@/server/platform/db/rows";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { unseal } from "@/server/platform/crypto";
 import { egressBlocked, egressFetch } from "@/server/platform/egress";
@@ -33,69 +34,89 @@ export { dispatchOutbox, drainOutbox } from "./dispatch.service";
 const DELIVER_BATCH = 20;
 export const CLAIM_LOCK_KEY = 72_707_372; // arbitrary, fixed: "capstan webhook claims"
 
+const CLAIM_LOCK_SQL = "SELECT 1 AS locked FROM pg_advisory_xact_lock($1::bigint)";
+
+const CLAIM_LOAD_SQL = `
+  WITH busy AS (
+    SELECT subscription_id, count(*)::int AS n FROM webhook_deliveries
+     WHERE status = 'pending' AND locked_until >= now()
+     GROUP BY subscription_id),
+  subs AS (
+    SELECT s.id, $1::int - coalesce(b.n, 0) AS room
+      FROM event_subscriptions s LEFT JOIN busy b ON b.subscription_id = s.id),
+  pick AS (
+    SELECT d.id, d.next_attempt_at FROM subs s CROSS JOIN LATERAL (
+      SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+       WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+         AND (d.locked_until IS NULL OR d.locked_until < now())
+         AND (d.ordering_key IS NULL OR NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries p
+            WHERE p.subscription_id = d.subscription_id AND p.ordering_key = d.ordering_key
+              AND p.status = 'pending' AND p.event_seq < d.event_seq))
+       ORDER BY d.event_seq NULLS FIRST
+       LIMIT greatest(s.room, 0)) d
+     WHERE s.room > 0
+     ORDER BY d.next_attempt_at
+     LIMIT $2),
+  upd AS (
+    UPDATE webhook_deliveries w
+       SET locked_until = now() + make_interval(secs => $3::double precision), attempt_count = w.attempt_count + 1, updated_at = now()
+      FROM pick WHERE w.id = pick.id
+    RETURNING w.*)
+  SELECT to_jsonb(upd) - 'event_seq' AS d, to_jsonb(e) - 'seq' AS e,
+         jsonb_build_object('id', s.id, 'url', s.url, 'secret_sealed', s.secret_sealed, 'status', s.status,
+           'previous_secret_sealed', s.previous_secret_sealed, 'previous_secret_expires_at', s.previous_secret_expires_at) AS s
+    FROM upd JOIN outbox_events e ON e.id = upd.event_id JOIN event_subscriptions s ON s.id = upd.subscription_id`;
+
 /**
- * Leases up to `max` due deliveries whose turn it is; returns their ids.
- * Heads only: a delivery waits while an earlier one of its key is pending
- * (leased or waiting for a retry), so one key's events reach the endpoint in
- * order while different keys go in parallel.
+ * Leases up to `max` due deliveries whose turn it is and returns them with
+ * their event and subscription (secrets included: they sign). Heads only: a
+ * delivery waits while an earlier one of its key is pending (leased or
+ * waiting for a retry), so one key's events reach the endpoint in order while
+ * different keys go in parallel. The lease outlives the request timeout, so
+ * only a dead worker loses it. One transaction: the advisory lock, then one
+ * statement that leases the heads and returns their rows; on PostgreSQL as
+ * named prepared statements on a pooled connection (issue #34 item 4), on
+ * PGlite the same statements in an ORM transaction.
  */
-export async function claimDeliveries(max: number): Promise<string[]> {
-  // The lease outlives the request timeout, so only a dead worker loses it.
+export async function claimAndLoad(max: number): Promise<TRow[]> {
   const leaseSecs = (env().CAPSTAN_WEBHOOK_TIMEOUT_MS * 2 + 1000) / 1000;
-  const cap = env().CAPSTAN_WEBHOOK_MAX_IN_FLIGHT;
-  // platform-scoped: the claim leases due deliveries of every workspace.
-  return db().$transaction(
-    async (tx) => {
-      await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${CLAIM_LOCK_KEY}::bigint)`;
-      const rows = await tx.$queryRaw<{ id: string }[]>`
-        WITH busy AS (
-          SELECT subscription_id, count(*)::int AS n FROM webhook_deliveries
-           WHERE status = 'pending' AND locked_until >= now()
-           GROUP BY subscription_id),
-        subs AS (
-          SELECT s.id, ${cap}::int - coalesce(b.n, 0) AS room
-            FROM event_subscriptions s LEFT JOIN busy b ON b.subscription_id = s.id),
-        pick AS (
-          SELECT d.id, d.next_attempt_at FROM subs s CROSS JOIN LATERAL (
-            SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-             WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= now()
-               AND (d.locked_until IS NULL OR d.locked_until < now())
-               AND (d.ordering_key IS NULL OR NOT EXISTS (
-                 SELECT 1 FROM webhook_deliveries p
-                  WHERE p.subscription_id = d.subscription_id AND p.ordering_key = d.ordering_key
-                    AND p.status = 'pending' AND p.event_seq < d.event_seq))
-             ORDER BY d.event_seq NULLS FIRST
-             LIMIT greatest(s.room, 0)) d
-           WHERE s.room > 0
-           ORDER BY d.next_attempt_at
-           LIMIT ${max})
-        UPDATE webhook_deliveries w
-           SET locked_until = now() + make_interval(secs => ${leaseSecs}::double precision),
-               attempt_count = w.attempt_count + 1, updated_at = now()
-          FROM pick WHERE w.id = pick.id
-        RETURNING w.id`;
-      return rows.map((r) => r.id);
-    },
-    { timeout: 30_000, maxWait: 30_000 },
-  );
+  const params = [env().CAPSTAN_WEBHOOK_MAX_IN_FLIGHT, max, leaseSecs];
+  const pooled = pooledTransaction();
+  const rows = pooled
+    ? await pooled(async (q) => {
+        await q("capstan_webhook_claim_lock", CLAIM_LOCK_SQL, [CLAIM_LOCK_KEY]);
+        return q<TClaimed>("capstan_webhook_claim_load", CLAIM_LOAD_SQL, params);
+      })
+    : // platform-scoped: the claim leases due deliveries of every workspace.
+      await db().$transaction(
+        async (tx) => {
+          await tx.$queryRawUnsafe(CLAIM_LOCK_SQL, CLAIM_LOCK_KEY);
+          return tx.$queryRawUnsafe<TClaimed[]>(CLAIM_LOAD_SQL, ...params);
+        },
+        { timeout: 30_000, maxWait: 30_000 },
+      );
+  return rows.map((r) => ({
+    ...rowOf<Omit<TRow, "event" | "subscription">>(r.d),
+    event: rowOf<TRow["event"]>(r.e),
+    subscription: rowOf<TRow["subscription"]>(r.s),
+  }));
 }
 
-/** Loads leased deliveries with their event and subscription (secrets included: they sign). */
-export async function loadLeased(ids: string[]): Promise<TRow[]> {
-  if (!ids.length) return [];
-  // platform-scoped: the leased rows by id (any workspace); each one's writes then run on its workspace's scopedDb.
-  return db().webhookDelivery.findMany({
-    where: { id: { in: ids } },
-    include: { event: true, subscription: { omit: { secretSealed: false, previousSecretSealed: false } } },
-  });
-}
+type TClaimed = { d: Record<string, unknown>; e: Record<string, unknown>; s: Record<string, unknown> };
 
 /** Sends one leased delivery and records the outcome; never throws. */
 export async function sendLeased(row: TRow): Promise<void> {
-  await attempt(row).catch((err) => logger.error("webhook.attempt_crashed", { delivery_id: row.id, error: String(err) }));
+  await attempt(row).catch((err) =>
+    logger.error("webhook.attempt_crashed", { delivery_id: row.id, error: String(err) }),
+  );
 }
 
-export function nextDelaySeconds(attemptsMade: number, schedule = env().CAPSTAN_WEBHOOK_SCHEDULE, random = Math.random): number | null {
+export function nextDelaySeconds(
+  attemptsMade: number,
+  schedule = env().CAPSTAN_WEBHOOK_SCHEDULE,
+  random = Math.random,
+): number | null {
   if (attemptsMade >= schedule.length) return null;
   const base = schedule[attemptsMade]!;
   return base * (0.8 + 0.4 * random());
@@ -103,14 +124,21 @@ export function nextDelaySeconds(attemptsMade: number, schedule = env().CAPSTAN_
 
 /** Leases and sends one batch of due deliveries, waiting for all of them; returns how many were attempted. */
 export async function deliverDue(): Promise<number> {
-  const rows = await loadLeased(await claimDeliveries(DELIVER_BATCH));
+  const rows = await claimAndLoad(DELIVER_BATCH);
   await Promise.all(rows.map(sendLeased));
   return rows.length;
 }
 
 export type TRow = Omit<WebhookDelivery, "eventSeq"> & {
   event: Parameters<typeof toCloudEvent>[0];
-  subscription: { id: string; url: string; secretSealed: string; status: string; previousSecretSealed: string | null; previousSecretExpiresAt: Date | null };
+  subscription: {
+    id: string;
+    url: string;
+    secretSealed: string;
+    status: string;
+    previousSecretSealed: string | null;
+    previousSecretExpiresAt: Date | null;
+  };
 };
 
 async function attempt(row: TRow): Promise<void> {
@@ -141,7 +169,9 @@ async function attempt(row: TRow): Promise<void> {
   } catch (err) {
     const blocked = egressBlocked(err);
     if (blocked) error = blocked.message.slice(0, 500);
-    else error = (err as Error).name === "TimeoutError" ? "timeout" : `network error: ${(err as Error).message}`.slice(0, 500);
+    else
+      error =
+        (err as Error).name === "TimeoutError" ? "timeout" : `network error: ${(err as Error).message}`.slice(0, 500);
   }
   const durationMs = Math.round(performance.now() - started);
   await recordOutcome(row, statusCode, error, durationMs);
@@ -165,7 +195,11 @@ type TDelivered = { id: string; attempt: number; statusCode: number | null; dura
  * endpoint costs one commit per batch instead of one per delivery.
  */
 const deliveredCommit = new GroupCommit<TDelivered, void>(async (batch) => {
-  const values = Prisma.join(batch.map((d) => Prisma.sql`(${d.id}, ${newId("wat")}, ${d.attempt}::int, ${d.statusCode}::int, ${d.durationMs}::int)`));
+  const values = Prisma.join(
+    batch.map(
+      (d) => Prisma.sql`(${d.id}, ${newId("wat")}, ${d.attempt}::int, ${d.statusCode}::int, ${d.durationMs}::int)`,
+    ),
+  );
   // Raw SQL on purpose (platform-scoped group commit): one statement for a batch of leased deliveries of any workspace, by id.
   await db().$executeRaw`
     WITH v(delivery_id, attempt_id, attempt, status_code, duration_ms) AS (VALUES ${values}),
@@ -179,7 +213,12 @@ const deliveredCommit = new GroupCommit<TDelivered, void>(async (batch) => {
   return batch.map(() => undefined);
 }, 200);
 
-async function recordOutcome(row: TRow, statusCode: number | null, error: string | null, durationMs: number): Promise<void> {
+async function recordOutcome(
+  row: TRow,
+  statusCode: number | null,
+  error: string | null,
+  durationMs: number,
+): Promise<void> {
   if (!error) {
     await deliveredCommit.add({ id: row.id, attempt: row.attemptCount, statusCode, durationMs });
     observeDelivery("delivered", durationMs);
@@ -205,9 +244,15 @@ async function recordOutcome(row: TRow, statusCode: number | null, error: string
       await tx.webhookDelivery.update({ where: { id: row.id }, data: { ...base, status: "dead" } });
       await tx.deadLetter.create({
         data: {
-          id: newId("dlq"), workspaceId: row.workspaceId, deliveryId: row.id, subscriptionId: row.subscriptionId,
-          eventId: row.eventId, eventType: row.event.type, attempts: row.attemptCount,
-          lastStatusCode: statusCode, lastError: error,
+          id: newId("dlq"),
+          workspaceId: row.workspaceId,
+          deliveryId: row.id,
+          subscriptionId: row.subscriptionId,
+          eventId: row.eventId,
+          eventType: row.event.type,
+          attempts: row.attemptCount,
+          lastStatusCode: statusCode,
+          lastError: error,
         },
       });
       observeDelivery("dead", durationMs);

@@ -21,18 +21,45 @@ export const DISPATCH_LOCK_KEY = 72_707_371; // arbitrary, fixed: "capstan dispa
 export const DELIVERIES_TOPIC = "webhooks.deliveries";
 export const OUTBOX_TOPIC = "outbox";
 
-type TClaimed = { id: string; workspace_id: string; type: string; subject: string | null; source: string; seq: bigint; created_at: Date };
+type TClaimed = {
+  id: string;
+  workspace_id: string;
+  type: string;
+  subject: string | null;
+  source: string;
+  seq: bigint;
+  created_at: Date;
+};
 
 type TSub = { id: string; workspaceId: string; eventTypes: unknown; createdAt: Date };
-type TDeliveryRow = { id: string; workspaceId: string; subscriptionId: string; eventId: string; orderingKey: string; eventSeq: bigint };
+type TDeliveryRow = {
+  id: string;
+  workspaceId: string;
+  subscriptionId: string;
+  eventId: string;
+  orderingKey: string;
+  eventSeq: bigint;
+};
 
 /** One delivery per matching subscription that existed when the event was written (how far dispatch lags must not decide it). */
 function deliveriesFor(events: TClaimed[], subs: TSub[]): TDeliveryRow[] {
   if (!subs.length) return [];
   return events.flatMap((e) =>
     subs
-      .filter((s) => s.workspaceId === e.workspace_id && s.createdAt.getTime() <= new Date(e.created_at).getTime() && matches(s.eventTypes as string[], e.type))
-      .map((s) => ({ id: newId("whk"), workspaceId: e.workspace_id, subscriptionId: s.id, eventId: e.id, orderingKey: e.subject ?? e.source, eventSeq: BigInt(e.seq) })),
+      .filter(
+        (s) =>
+          s.workspaceId === e.workspace_id &&
+          s.createdAt.getTime() <= new Date(e.created_at).getTime() &&
+          matches(s.eventTypes as string[], e.type),
+      )
+      .map((s) => ({
+        id: newId("whk"),
+        workspaceId: e.workspace_id,
+        subscriptionId: s.id,
+        eventId: e.id,
+        orderingKey: e.subject ?? e.source,
+        eventSeq: BigInt(e.seq),
+      })),
   );
 }
 
@@ -50,52 +77,82 @@ const CLAIM_SQL = `SELECT id, workspace_id, type, subject, source, seq, created_
  */
 export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promise<number> {
   const pooled = pooledTransaction();
-  const { events, deliveries } = pooled ? await pooled(async (q) => {
-    await q("capstan_dispatch_lock", "SELECT 1 AS locked FROM pg_advisory_xact_lock($1::bigint)", [DISPATCH_LOCK_KEY]);
-    const events = await q<TClaimed>("capstan_dispatch_claim", CLAIM_SQL, [limit]);
-    if (!events.length) return { events, deliveries: 0 };
-    const workspaces = [...new Set(events.map((e) => e.workspace_id))];
-    const subs = (await q<{ id: string; workspace_id: string; event_types: unknown; created_at: Date }>(
-      "capstan_dispatch_subscriptions",
-      "SELECT id, workspace_id, event_types, created_at FROM event_subscriptions WHERE workspace_id = ANY($1::text[]) AND status = 'active'",
-      [workspaces],
-    )).map((r) => ({ id: r.id, workspaceId: r.workspace_id, eventTypes: r.event_types, createdAt: new Date(r.created_at) }));
-    const now = new Date();
-    const rows = deliveriesFor(events, subs);
-    if (rows.length) {
-      await q("capstan_dispatch_deliveries",
-        `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, status, next_attempt_at, ordering_key, event_seq)
+  const { events, deliveries } = pooled
+    ? await pooled(async (q) => {
+        await q("capstan_dispatch_lock", "SELECT 1 AS locked FROM pg_advisory_xact_lock($1::bigint)", [
+          DISPATCH_LOCK_KEY,
+        ]);
+        const events = await q<TClaimed>("capstan_dispatch_claim", CLAIM_SQL, [limit]);
+        if (!events.length) return { events, deliveries: 0 };
+        const workspaces = [...new Set(events.map((e) => e.workspace_id))];
+        const subs = (
+          await q<{ id: string; workspace_id: string; event_types: unknown; created_at: Date }>(
+            "capstan_dispatch_subscriptions",
+            "SELECT id, workspace_id, event_types, created_at FROM event_subscriptions WHERE workspace_id = ANY($1::text[]) AND status = 'active'",
+            [workspaces],
+          )
+        ).map((r) => ({
+          id: r.id,
+          workspaceId: r.workspace_id,
+          eventTypes: r.event_types,
+          createdAt: new Date(r.created_at),
+        }));
+        const now = new Date();
+        const rows = deliveriesFor(events, subs);
+        if (rows.length) {
+          await q(
+            "capstan_dispatch_deliveries",
+            `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, status, next_attempt_at, ordering_key, event_seq)
          SELECT id, ws, sub, evt, 'pending', $6::timestamptz, okey, seq
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::bigint[]) AS d(id, ws, sub, evt, okey, seq)`,
-        [rows.map((r) => r.id), rows.map((r) => r.workspaceId), rows.map((r) => r.subscriptionId), rows.map((r) => r.eventId),
-          rows.map((r) => r.orderingKey), now, rows.map((r) => r.eventSeq.toString())]);
-    }
-    await q("capstan_dispatch_mark", "UPDATE outbox_events SET dispatched_at = $2::timestamptz WHERE id = ANY($1::text[])", [events.map((e) => e.id), now]);
-    return { events, deliveries: rows.length };
-    // platform-scoped: the outbox dispatcher claims events of every workspace (here and on the pooled path above).
-  }) : await db().$transaction(
-    async (tx) => {
-      await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${DISPATCH_LOCK_KEY}::bigint)`;
-      const events = await tx.$queryRaw<TClaimed[]>`
+            [
+              rows.map((r) => r.id),
+              rows.map((r) => r.workspaceId),
+              rows.map((r) => r.subscriptionId),
+              rows.map((r) => r.eventId),
+              rows.map((r) => r.orderingKey),
+              now,
+              rows.map((r) => r.eventSeq.toString()),
+            ],
+          );
+        }
+        await q(
+          "capstan_dispatch_mark",
+          "UPDATE outbox_events SET dispatched_at = $2::timestamptz WHERE id = ANY($1::text[])",
+          [events.map((e) => e.id), now],
+        );
+        return { events, deliveries: rows.length };
+        // platform-scoped: the outbox dispatcher claims events of every workspace (here and on the pooled path above).
+      })
+    : await db().$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${DISPATCH_LOCK_KEY}::bigint)`;
+          const events = await tx.$queryRaw<TClaimed[]>`
         SELECT id, workspace_id, type, subject, source, seq, created_at FROM outbox_events
          WHERE dispatched_at IS NULL
          ORDER BY seq
          LIMIT ${limit}
          FOR UPDATE SKIP LOCKED`;
-      if (!events.length) return { events: [] as TClaimed[], deliveries: 0 };
-      const workspaces = [...new Set(events.map((e) => e.workspace_id))];
-      const subs = await tx.eventSubscription.findMany({
-        where: { workspaceId: { in: workspaces }, status: "active" },
-        select: { id: true, workspaceId: true, eventTypes: true, createdAt: true },
-      });
-      const now = new Date();
-      const rows = deliveriesFor(events, subs);
-      if (rows.length) await tx.webhookDelivery.createMany({ data: rows.map((r) => ({ ...r, status: "pending", nextAttemptAt: now })) });
-      await tx.outboxEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
-      return { events, deliveries: rows.length };
-    },
-    { timeout: 30_000, maxWait: 30_000 },
-  );
+          if (!events.length) return { events: [] as TClaimed[], deliveries: 0 };
+          const workspaces = [...new Set(events.map((e) => e.workspace_id))];
+          const subs = await tx.eventSubscription.findMany({
+            where: { workspaceId: { in: workspaces }, status: "active" },
+            select: { id: true, workspaceId: true, eventTypes: true, createdAt: true },
+          });
+          const now = new Date();
+          const rows = deliveriesFor(events, subs);
+          if (rows.length)
+            await tx.webhookDelivery.createMany({
+              data: rows.map((r) => ({ ...r, status: "pending", nextAttemptAt: now })),
+            });
+          await tx.outboxEvent.updateMany({
+            where: { id: { in: events.map((e) => e.id) } },
+            data: { dispatchedAt: now },
+          });
+          return { events, deliveries: rows.length };
+        },
+        { timeout: 30_000, maxWait: 30_000 },
+      );
   // After the commit: the delivery pumps of every process look for work now.
   if (deliveries) signalChange(DELIVERIES_TOPIC);
   if (events.length) observeDispatch(events.map((e) => new Date(e.created_at)));
@@ -110,7 +167,12 @@ export async function readOutboxGauges(): Promise<TOutboxGauges> {
            (SELECT extract(epoch FROM now() - min(created_at))::float8 FROM outbox_events WHERE dispatched_at IS NULL) AS lag,
            (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'pending') AS pending,
            (SELECT count(*)::int FROM budget_reservations) AS reservations`;
-  return { undispatched: o!.n, oldestUndispatchedSeconds: Math.max(0, o!.lag ?? 0), pendingDeliveries: o!.pending, openReservations: o!.reservations };
+  return {
+    undispatched: o!.n,
+    oldestUndispatchedSeconds: Math.max(0, o!.lag ?? 0),
+    pendingDeliveries: o!.pending,
+    openReservations: o!.reservations,
+  };
 }
 
 /** Dispatches until the outbox is drained (or `maxBatches` ran); returns the events dispatched. */

@@ -20,7 +20,12 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
  * is then a space-separated list of two `v1,` signatures, and a receiver
  * holding either secret verifies (Standard Webhooks, section "Signature").
  */
-export function webhookHeaders(secrets: string | readonly string[], id: string, body: string, now = Date.now()): Record<string, string> {
+export function webhookHeaders(
+  secrets: string | readonly string[],
+  id: string,
+  body: string,
+  now = Date.now(),
+): Record<string, string> {
   const ts = Math.floor(now / 1000);
   const list = typeof secrets === "string" ? [secrets] : secrets;
   return {

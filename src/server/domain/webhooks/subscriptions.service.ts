@@ -19,20 +19,30 @@ type TSubscriptionRow = Omit<EventSubscription, "secretSealed" | "previousSecret
 
 export function toSubscription(s: TSubscriptionRow, lastDeliveryAt: Date | null = null): TSubscription {
   return {
-    id: s.id, workspace_id: s.workspaceId, name: s.name, url: s.url, description: s.description,
-    event_types: s.eventTypes as string[], status: s.status as TSubscription["status"],
+    id: s.id,
+    workspace_id: s.workspaceId,
+    name: s.name,
+    url: s.url,
+    description: s.description,
+    event_types: s.eventTypes as string[],
+    status: s.status as TSubscription["status"],
     disabled_reason: s.disabledReason,
     secret_rotated_at: isoOrNull(s.secretRotatedAt),
     previous_secret_expires_at: previousSecretInEffect(s) ? iso(s.previousSecretExpiresAt!) : null,
     last_activity_at: isoOrNull(lastDeliveryAt),
-    created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
   };
 }
 
 /** When each subscription last had a delivery queued (one grouped query over the page). */
 async function lastDeliveries(workspaceId: string, ids: string[]): Promise<Map<string, Date | null>> {
   if (ids.length === 0) return new Map();
-  const rows = await scopedDb(workspaceId).webhookDelivery.groupBy({ by: ["subscriptionId"], where: { subscriptionId: { in: ids } }, _max: { createdAt: true } });
+  const rows = await scopedDb(workspaceId).webhookDelivery.groupBy({
+    by: ["subscriptionId"],
+    where: { subscriptionId: { in: ids } },
+    _max: { createdAt: true },
+  });
   return new Map(rows.map((r) => [r.subscriptionId, r._max.createdAt]));
 }
 
@@ -46,7 +56,10 @@ export const MAX_WEBHOOK_OVERLAP_SECONDS = 7 * 24 * 3600;
  * null, an early revocation sets it to that moment), so rows read without
  * their secret columns answer the same.
  */
-export function previousSecretInEffect(s: Pick<EventSubscription, "previousSecretExpiresAt">, now = Date.now()): boolean {
+export function previousSecretInEffect(
+  s: Pick<EventSubscription, "previousSecretExpiresAt">,
+  now = Date.now(),
+): boolean {
   return Boolean(s.previousSecretExpiresAt && s.previousSecretExpiresAt.getTime() > now);
 }
 
@@ -54,10 +67,19 @@ const WITH_SECRETS = { secretSealed: false, previousSecretSealed: false } as con
 
 type TCaller = { userId: string; correlationId: string };
 
-async function auditSecret(tx: TTx, caller: TCaller, row: TSubscriptionRow, action: "credential.created" | "credential.revoked", details: Record<string, unknown>) {
+async function auditSecret(
+  tx: TTx,
+  caller: TCaller,
+  row: TSubscriptionRow,
+  action: "credential.created" | "credential.revoked",
+  details: Record<string, unknown>,
+) {
   await writeAudit(tx, {
-    workspaceId: row.workspaceId, actor: { kind: "user", id: caller.userId }, action,
-    target: { kind: "webhook_secret", id: row.id }, correlationId: caller.correlationId,
+    workspaceId: row.workspaceId,
+    actor: { kind: "user", id: caller.userId },
+    action,
+    target: { kind: "webhook_secret", id: row.id },
+    correlationId: caller.correlationId,
     details: { subscription_id: row.id, url: row.url, ...details },
   });
 }
@@ -73,10 +95,13 @@ export function validateWebhookUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new AppError("validation_failed", "url is not a valid absolute URL", { errors: [{ path: "/url", message: "invalid URL" }] });
+    throw new AppError("validation_failed", "url is not a valid absolute URL", {
+      errors: [{ path: "/url", message: "invalid URL" }],
+    });
   }
   const allowPrivate = env().CAPSTAN_WEBHOOK_ALLOW_PRIVATE;
-  const fail = (message: string) => new AppError("validation_failed", `url ${message}`, { errors: [{ path: "/url", message }] });
+  const fail = (message: string) =>
+    new AppError("validation_failed", `url ${message}`, { errors: [{ path: "/url", message }] });
   if (url.username || url.password) throw fail("must not carry credentials");
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) throw fail("must use https");
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -102,11 +127,20 @@ export async function createSubscription(
     try {
       const row = await scopedDb(workspaceId).$transaction(async (tx) => {
         if (explicit) await assertNameFree(tx, "event_subscriptions", workspaceId, explicit);
-        const name = explicit ?? (await freeName(tx, "event_subscriptions", workspaceId, input.description?.trim() || new URL(url).hostname));
+        const name =
+          explicit ??
+          (await freeName(tx, "event_subscriptions", workspaceId, input.description?.trim() || new URL(url).hostname));
         return tx.eventSubscription.create({
           data: {
-            id, workspaceId, name, url, description: input.description ?? null, eventTypes: [...new Set(input.event_types)],
-            secretSealed: seal(secret, `webhook:${id}`), status: "active", createdBy: caller.userId,
+            id,
+            workspaceId,
+            name,
+            url,
+            description: input.description ?? null,
+            eventTypes: [...new Set(input.event_types)],
+            secretSealed: seal(secret, `webhook:${id}`),
+            status: "active",
+            createdBy: caller.userId,
           },
         });
       });
@@ -120,7 +154,12 @@ export async function createSubscription(
 }
 
 /** PATCH: a new name (409 name_taken when another endpoint of the workspace has it, ignoring case). */
-export async function renameSubscription(caller: TCaller, workspaceId: string, id: string, rawName: string): Promise<TSubscription> {
+export async function renameSubscription(
+  caller: TCaller,
+  workspaceId: string,
+  id: string,
+  rawName: string,
+): Promise<TSubscription> {
   const name = rawName.trim();
   await scopedDb(workspaceId)
     .$transaction(async (tx) => {
@@ -130,8 +169,12 @@ export async function renameSubscription(caller: TCaller, workspaceId: string, i
       await assertNameFree(tx, "event_subscriptions", workspaceId, name, id);
       await tx.eventSubscription.update({ where: { id }, data: { name, updatedAt: new Date() } });
       await writeAudit(tx, {
-        workspaceId, actor: { kind: "user", id: caller.userId }, action: "webhook.renamed",
-        target: { kind: "webhook", id }, correlationId: caller.correlationId, details: { from: row.name, to: name },
+        workspaceId,
+        actor: { kind: "user", id: caller.userId },
+        action: "webhook.renamed",
+        target: { kind: "webhook", id },
+        correlationId: caller.correlationId,
+        details: { from: row.name, to: name },
       });
     })
     .catch((err: unknown) => {
@@ -154,7 +197,10 @@ export async function getSubscription(workspaceId: string, id: string): Promise<
 export async function listSubscriptions(workspaceId: string, q: TListQuery): Promise<TPage<TSubscription>> {
   const args = keysetArgs(q);
   const rows = await scopedDb(workspaceId).eventSubscription.findMany({ ...args, where: args.where });
-  const last = await lastDeliveries(workspaceId, rows.slice(0, q.limit).map((r) => r.id));
+  const last = await lastDeliveries(
+    workspaceId,
+    rows.slice(0, q.limit).map((r) => r.id),
+  );
   return toPage(rows, q, (r) => toSubscription(r, last.get(r.id) ?? null));
 }
 
@@ -180,7 +226,9 @@ export async function rotateSubscriptionSecret(
 ): Promise<TSubscription & { secret: string }> {
   if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_WEBHOOK_OVERLAP_SECONDS) {
     const message = `must be an integer from 0 to ${MAX_WEBHOOK_OVERLAP_SECONDS} seconds`;
-    throw new AppError("validation_failed", `previous_secret_expires_in ${message}`, { errors: [{ path: "/previous_secret_expires_in", message }] });
+    throw new AppError("validation_failed", `previous_secret_expires_in ${message}`, {
+      errors: [{ path: "/previous_secret_expires_in", message }],
+    });
   }
   const secret = newWebhookSecret();
   const row = await scopedDb(workspaceId).$transaction(async (tx) => {
@@ -197,15 +245,25 @@ export async function rotateSubscriptionSecret(
     const changed = await tx.eventSubscription.updateMany({
       where: { id, secretSealed: before.secretSealed },
       data: {
-        secretSealed: seal(secret, `webhook:${id}`), secretRotatedAt: now, status: "active", disabledReason: null, updatedAt: now,
+        secretSealed: seal(secret, `webhook:${id}`),
+        secretRotatedAt: now,
+        status: "active",
+        disabledReason: null,
+        updatedAt: now,
         previousSecretSealed: keep ? before.secretSealed : null,
         previousSecretExpiresAt: keep ? new Date(now.getTime() + overlapSeconds * 1000) : null,
       },
     });
-    if (changed.count !== 1) throw conflict(`Event subscription ${id} was rotated concurrently; this rotation was not applied`, "secret_rotation_in_progress");
+    if (changed.count !== 1)
+      throw conflict(
+        `Event subscription ${id} was rotated concurrently; this rotation was not applied`,
+        "secret_rotation_in_progress",
+      );
     const after = await tx.eventSubscription.findUniqueOrThrow({ where: { id } });
     await auditSecret(tx, caller, after, "credential.created", {
-      step: "rotated", previous_secret_expires_in: overlapSeconds, previous_secret_expires_at: isoOrNull(after.previousSecretExpiresAt),
+      step: "rotated",
+      previous_secret_expires_in: overlapSeconds,
+      previous_secret_expires_at: isoOrNull(after.previousSecretExpiresAt),
     });
     return after;
   });
@@ -213,7 +271,11 @@ export async function rotateSubscriptionSecret(
 }
 
 /** Stops signing with the previous secret now. Idempotent (nothing in effect: unchanged, no audit). */
-export async function revokePreviousSubscriptionSecret(caller: TCaller, workspaceId: string, id: string): Promise<TSubscription> {
+export async function revokePreviousSubscriptionSecret(
+  caller: TCaller,
+  workspaceId: string,
+  id: string,
+): Promise<TSubscription> {
   const row = await scopedDb(workspaceId).$transaction(async (tx) => {
     const before = await tx.eventSubscription.findUnique({ where: { id }, omit: WITH_SECRETS });
     if (!before) throw notFound(`Event subscription ${id}`);
@@ -225,7 +287,10 @@ export async function revokePreviousSubscriptionSecret(caller: TCaller, workspac
     });
     const after = await tx.eventSubscription.findUniqueOrThrow({ where: { id } });
     if (changed.count === 1) {
-      await auditSecret(tx, caller, after, "credential.revoked", { step: "previous_secret_revoked", scheduled_expiry: iso(before.previousSecretExpiresAt!) });
+      await auditSecret(tx, caller, after, "credential.revoked", {
+        step: "previous_secret_revoked",
+        scheduled_expiry: iso(before.previousSecretExpiresAt!),
+      });
     }
     return after;
   });
@@ -244,7 +309,10 @@ export async function reencryptWebhookSecrets(): Promise<{ updated: number; fail
   for (;;) {
     // platform-scoped: a maintenance command re-sealing every workspace's webhook secrets.
     const rows = await db().eventSubscription.findMany({
-      where: { id: { gt: after } }, select: { id: true, secretSealed: true, previousSecretSealed: true }, orderBy: { id: "asc" }, take: 200,
+      where: { id: { gt: after } },
+      select: { id: true, secretSealed: true, previousSecretSealed: true },
+      orderBy: { id: "asc" },
+      take: 200,
     });
     if (!rows.length) break;
     for (const row of rows) {

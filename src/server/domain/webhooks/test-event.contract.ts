@@ -10,7 +10,9 @@ export const ZWebhookTestResult = z
     request: z.object({
       method: z.literal("POST"),
       url: z.string(),
-      headers: z.record(z.string(), z.string()).describe("Including webhook-id, webhook-timestamp and webhook-signature"),
+      headers: z
+        .record(z.string(), z.string())
+        .describe("Including webhook-id, webhook-timestamp and webhook-signature"),
       body: z.string().describe("The CloudEvent sent, as JSON text"),
     }),
     response: z

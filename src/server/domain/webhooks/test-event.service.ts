@@ -20,20 +20,41 @@ import type { TWebhookTestResult } from "./test-event.contract";
  */
 const EXCERPT_BYTES = 2048;
 
-export async function sendTestEvent(caller: { userId: string; correlationId: string }, workspaceId: string, id: string): Promise<TWebhookTestResult> {
-  const sub = await scopedDb(workspaceId).eventSubscription.findUnique({ where: { id }, omit: { secretSealed: false, previousSecretSealed: false } });
+export async function sendTestEvent(
+  caller: { userId: string; correlationId: string },
+  workspaceId: string,
+  id: string,
+): Promise<TWebhookTestResult> {
+  const sub = await scopedDb(workspaceId).eventSubscription.findUnique({
+    where: { id },
+    omit: { secretSealed: false, previousSecretSealed: false },
+  });
   if (!sub) throw notFound(`Webhook endpoint ${id}`);
   const now = new Date();
   const aad = `webhook:${sub.id}`;
   const secrets = [unseal(sub.secretSealed, aad)];
-  if (sub.previousSecretSealed && sub.previousSecretExpiresAt && sub.previousSecretExpiresAt.getTime() > now.getTime()) {
+  if (
+    sub.previousSecretSealed &&
+    sub.previousSecretExpiresAt &&
+    sub.previousSecretExpiresAt.getTime() > now.getTime()
+  ) {
     secrets.push(unseal(sub.previousSecretSealed, aad));
   }
   const eventId = newId("evt");
   const body = JSON.stringify({
-    specversion: "1.0", id: eventId, type: "webhook.test", source: `/v1/workspaces/${workspaceId}`, subject: sub.id, time: iso(now),
-    datacontenttype: "application/json", workspaceid: workspaceId, correlationid: caller.correlationId,
-    data: { subscription_id: sub.id, message: "A test event sent from Capstan. It is delivered to this endpoint only and is not retried." },
+    specversion: "1.0",
+    id: eventId,
+    type: "webhook.test",
+    source: `/v1/workspaces/${workspaceId}`,
+    subject: sub.id,
+    time: iso(now),
+    datacontenttype: "application/json",
+    workspaceid: workspaceId,
+    correlationid: caller.correlationId,
+    data: {
+      subscription_id: sub.id,
+      message: "A test event sent from Capstan. It is delivered to this endpoint only and is not retried.",
+    },
   });
   const headers = webhookHeaders(secrets, eventId, body, now.getTime());
   const started = performance.now();
@@ -41,29 +62,51 @@ export async function sendTestEvent(caller: { userId: string; correlationId: str
   let error: string | null = null;
   try {
     const res = await egressFetch("webhook", sub.url, {
-      method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(env().CAPSTAN_WEBHOOK_TIMEOUT_MS),
+      method: "POST",
+      headers,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(env().CAPSTAN_WEBHOOK_TIMEOUT_MS),
     });
     const { text, truncated } = await excerpt(res);
-    response = { status: res.status, headers: Object.fromEntries(res.headers), body_excerpt: text, body_truncated: truncated };
+    response = {
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body_excerpt: text,
+      body_truncated: truncated,
+    };
     if (res.status < 200 || res.status >= 300) {
-      error = res.status >= 300 && res.status < 400
-        ? `the endpoint answered ${res.status} (a redirect, which deliveries do not follow)`
-        : `the endpoint answered ${res.status}, so a real delivery would be retried`;
+      error =
+        res.status >= 300 && res.status < 400
+          ? `the endpoint answered ${res.status} (a redirect, which deliveries do not follow)`
+          : `the endpoint answered ${res.status}, so a real delivery would be retried`;
     }
   } catch (err) {
     const blocked = egressBlocked(err);
-    error = blocked ? blocked.message.slice(0, 500)
-      : (err as Error).name === "TimeoutError" ? `no answer within ${env().CAPSTAN_WEBHOOK_TIMEOUT_MS} ms`
-      : `the endpoint could not be reached: ${(err as Error).message}`.slice(0, 500);
+    error = blocked
+      ? blocked.message.slice(0, 500)
+      : (err as Error).name === "TimeoutError"
+        ? `no answer within ${env().CAPSTAN_WEBHOOK_TIMEOUT_MS} ms`
+        : `the endpoint could not be reached: ${(err as Error).message}`.slice(0, 500);
   }
   const durationMs = Math.round(performance.now() - started);
   await writeAuditStandalone({
-    workspaceId, actor: { kind: "user", id: caller.userId }, action: "webhook.tested", target: { kind: "event_subscription", id: sub.id },
-    correlationId: caller.correlationId, details: { test: true, event_id: eventId, status_code: response?.status ?? null, error, duration_ms: durationMs },
+    workspaceId,
+    actor: { kind: "user", id: caller.userId },
+    action: "webhook.tested",
+    target: { kind: "event_subscription", id: sub.id },
+    correlationId: caller.correlationId,
+    details: { test: true, event_id: eventId, status_code: response?.status ?? null, error, duration_ms: durationMs },
   });
   return {
-    event_id: eventId, subscription_id: sub.id, delivered: error === null, request: { method: "POST", url: sub.url, headers, body },
-    response, error, duration_ms: durationMs, sent_at: iso(now),
+    event_id: eventId,
+    subscription_id: sub.id,
+    delivered: error === null,
+    request: { method: "POST", url: sub.url, headers, body },
+    response,
+    error,
+    duration_ms: durationMs,
+    sent_at: iso(now),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneTimeSecret } from "@/server/platform/one-time-secret";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { EVENT_TYPE_NAMES } from "@/server/platform/outbox";
 import { ZResourceName } from "@/server/platform/names";
@@ -29,11 +30,16 @@ export const ZSubscription = z
     event_types: z.array(z.string()),
     status: z.enum(["active", "disabled"]),
     disabled_reason: z.string().nullable(),
-    secret_rotated_at: z.string().nullable().describe("When the signing secret was last rotated (null: the secret from creation)"),
+    secret_rotated_at: z
+      .string()
+      .nullable()
+      .describe("When the signing secret was last rotated (null: the secret from creation)"),
     previous_secret_expires_at: z
       .string()
       .nullable()
-      .describe("During a rotation's overlap: until when deliveries also carry a signature made with the previous secret. Null when only the current secret signs (the current secret does not expire)."),
+      .describe(
+        "During a rotation's overlap: until when deliveries also carry a signature made with the previous secret. Null when only the current secret signs (the current secret does not expire).",
+      ),
     last_activity_at: z.string().nullable().describe("When a delivery to this endpoint was last queued (null: never)"),
     created_at: z.string(),
     updated_at: z.string(),
@@ -42,7 +48,7 @@ export const ZSubscription = z
 export type TSubscription = z.infer<typeof ZSubscription>;
 
 export const ZSubscriptionWithSecret = ZSubscription.extend({
-  secret: z.string().optional().describe("Standard Webhooks signing secret (whsec_...). Shown only in this response; absent when the request is an idempotent replay (Idempotent-Replayed: true)."),
+  secret: oneTimeSecret(z.string(), "Standard Webhooks signing secret (whsec_...)."),
 }).meta({ id: "EventSubscriptionWithSecret" });
 
 export const ZSubscriptionList = zPage(ZSubscription).meta({ id: "EventSubscriptions" });
@@ -102,6 +108,8 @@ export const ZSubscriptionRotateSecret = z
       .min(0)
       .max(7 * 24 * 3600)
       .optional()
-      .describe("Seconds the previous secret keeps signing deliveries next to the new one (0..604800, default 86400). During the overlap `webhook-signature` carries two `v1,` signatures (new secret first); 0 stops the old secret at once."),
+      .describe(
+        "Seconds the previous secret keeps signing deliveries next to the new one (0..604800, default 86400). During the overlap `webhook-signature` carries two `v1,` signatures (new secret first); 0 stops the old secret at once.",
+      ),
   })
   .meta({ id: "EventSubscriptionRotateSecretRequest" });

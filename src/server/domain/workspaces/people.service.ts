@@ -16,7 +16,9 @@ export async function peopleOf(workspaceId: string, ids: string[]): Promise<TPer
   const [members, actors] = await Promise.all([
     scopedDb(workspaceId).membership.findMany({ where: { userId: { in: wanted } }, select: { userId: true } }),
     scopedDb(workspaceId).auditRecord.findMany({
-      where: { actorId: { in: wanted } }, select: { actorId: true }, distinct: ["actorId"],
+      where: { actorId: { in: wanted } },
+      select: { actorId: true },
+      distinct: ["actorId"],
     }),
   ]);
   const memberIds = new Set(members.map((m) => m.userId));
@@ -24,6 +26,9 @@ export async function peopleOf(workspaceId: string, ids: string[]): Promise<TPer
   if (known.size === 0) return [];
   // Users are platform-global: only the ids the workspace knows (above) are read.
   // platform-scoped: users belong to no workspace (PLATFORM_GLOBAL); the ids come from this workspace's rows.
-  const users = await db().user.findMany({ where: { id: { in: [...known] } }, select: { id: true, name: true, email: true } });
+  const users = await db().user.findMany({
+    where: { id: { in: [...known] } },
+    select: { id: true, name: true, email: true },
+  });
   return users.map((u) => ({ id: u.id, name: u.name, email: u.email, member: memberIds.has(u.id) }));
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { zId, zWorkspaceId } from "@/server/platform/ids";
 import { zListQuery, zPage } from "@/server/platform/pagination";
-import { ROLES } from "@/server/domain/identity/access.service";
+import { ROLES } from "@/server/domain/identity/workspace-access.service";
 
 /** Wire shapes for workspaces and members (spec 2.1: "Workspace fields not shown"; see docs/decisions.md). */
 export const ZRole = z.enum(ROLES);

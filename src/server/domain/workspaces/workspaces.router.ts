@@ -4,7 +4,14 @@ import { zListQuery } from "@/server/platform/pagination";
 import { router } from "@/server/trpc/init";
 import { authedProcedure, workspaceProcedure } from "@/server/trpc/procedures";
 import {
-  ZMember, ZMemberAdd, ZMemberList, ZMemberPut, ZWorkspace, ZWorkspaceCreate, ZWorkspaceList, ZWorkspaceRename,
+  ZMember,
+  ZMemberAdd,
+  ZMemberList,
+  ZMemberPut,
+  ZWorkspace,
+  ZWorkspaceCreate,
+  ZWorkspaceList,
+  ZWorkspaceRename,
 } from "./workspaces.contract";
 import { peopleOf } from "./people.service";
 import * as svc from "./workspaces.service";
@@ -19,7 +26,10 @@ export const workspacesRouter = router({
     .query(({ ctx, input }) => svc.listWorkspaces(ctx.principal.userId, input)),
 
   create: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/v1/workspaces", tags, summary: "Create a workspace (you become its owner)" }, successStatus: 201 })
+    .meta({
+      openapi: { method: "POST", path: "/v1/workspaces", tags, summary: "Create a workspace (you become its owner)" },
+      successStatus: 201,
+    })
     .input(ZWorkspaceCreate)
     .output(ZWorkspace)
     .mutation(({ ctx, input }) =>
@@ -32,11 +42,17 @@ export const workspacesRouter = router({
     .query(({ ctx }) => svc.getWorkspace(ctx.workspace.workspaceId, ctx.workspace.role)),
 
   rename: workspaceProcedure("admin")
-    .meta({ openapi: { method: "PATCH", path: "/v1/workspaces/{ws}", tags, summary: "Rename a workspace (owner or admin)" } })
+    .meta({
+      openapi: { method: "PATCH", path: "/v1/workspaces/{ws}", tags, summary: "Rename a workspace (owner or admin)" },
+    })
     .input(ZWorkspaceRename.extend({ ws: zWorkspaceId }))
     .output(ZWorkspace)
     .mutation(({ ctx, input }) =>
-      svc.renameWorkspace({ userId: ctx.principal.userId, correlationId: ctx.correlationId, role: ctx.workspace.role }, ctx.workspace.workspaceId, input.name),
+      svc.renameWorkspace(
+        { userId: ctx.principal.userId, correlationId: ctx.correlationId, role: ctx.workspace.role },
+        ctx.workspace.workspaceId,
+        input.name,
+      ),
     ),
 
   members: workspaceProcedure("viewer")
@@ -46,7 +62,14 @@ export const workspacesRouter = router({
     .query(({ ctx, input }) => svc.listMembers(ctx.workspace.workspaceId, input)),
 
   putMember: workspaceProcedure("admin")
-    .meta({ openapi: { method: "PUT", path: "/v1/workspaces/{ws}/members/{usr}", tags, summary: "Add a member or change their role" } })
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: "/v1/workspaces/{ws}/members/{usr}",
+        tags,
+        summary: "Add a member or change their role",
+      },
+    })
     .input(ZMemberPut.extend({ ws: zWorkspaceId, usr: zId("usr") }))
     .output(ZMember)
     .mutation(async ({ ctx, input }) => {
@@ -60,7 +83,10 @@ export const workspacesRouter = router({
     .query(({ ctx, input }) => peopleOf(ctx.workspace.workspaceId, input.ids)),
 
   addMember: workspaceProcedure("admin")
-    .meta({ openapi: { method: "POST", path: "/v1/workspaces/{ws}/members", tags, summary: "Add a member by email" }, successStatus: 201 })
+    .meta({
+      openapi: { method: "POST", path: "/v1/workspaces/{ws}/members", tags, summary: "Add a member by email" },
+      successStatus: 201,
+    })
     .input(ZMemberAdd.extend({ ws: zWorkspaceId }))
     .output(ZMember)
     .mutation(async ({ ctx, input }) => {

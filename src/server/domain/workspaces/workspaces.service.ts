@@ -7,7 +7,7 @@ import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
-import type { TRole } from "@/server/domain/identity/access.service";
+import type { TRole } from "@/server/domain/identity/workspace-access.service";
 import type { TMember, TWorkspace } from "./workspaces.contract";
 
 type TCaller = { userId: string; correlationId: string };
@@ -25,8 +25,14 @@ function toWorkspace(w: Workspace & { plan: { plan: string } | null }, role: str
 
 function toMember(m: Membership & { user: Pick<User, "email" | "name"> }): TMember {
   return {
-    id: m.id, workspace_id: m.workspaceId, user_id: m.userId, email: m.user.email, name: m.user.name,
-    role: m.role as TRole, created_at: iso(m.createdAt), updated_at: iso(m.updatedAt),
+    id: m.id,
+    workspace_id: m.workspaceId,
+    user_id: m.userId,
+    email: m.user.email,
+    name: m.user.name,
+    role: m.role as TRole,
+    created_at: iso(m.createdAt),
+    updated_at: iso(m.updatedAt),
   };
 }
 
@@ -52,7 +58,11 @@ export async function getWorkspace(workspaceId: string, role: TRole): Promise<TW
  * Renames a workspace (owner or admin). Workspace names are display names,
  * not unique (docs/decisions.md); the same name is a no-op without audit.
  */
-export async function renameWorkspace(caller: TCaller & { role: TRole }, workspaceId: string, rawName: string): Promise<TWorkspace> {
+export async function renameWorkspace(
+  caller: TCaller & { role: TRole },
+  workspaceId: string,
+  rawName: string,
+): Promise<TWorkspace> {
   const name = rawName.trim();
   await scopedDb(workspaceId).$transaction(async (tx) => {
     const w = await tx.workspace.findFirst();
@@ -60,8 +70,12 @@ export async function renameWorkspace(caller: TCaller & { role: TRole }, workspa
     if (w.name === name) return;
     await tx.workspace.update({ where: { id: workspaceId }, data: { name, updatedAt: new Date() } });
     await writeAudit(tx, {
-      workspaceId, actor: { kind: "user", id: caller.userId }, action: "workspace.renamed",
-      target: { kind: "workspace", id: workspaceId }, correlationId: caller.correlationId, details: { from: w.name, to: name },
+      workspaceId,
+      actor: { kind: "user", id: caller.userId },
+      action: "workspace.renamed",
+      target: { kind: "workspace", id: workspaceId },
+      correlationId: caller.correlationId,
+      details: { from: w.name, to: name },
     });
   });
   return getWorkspace(workspaceId, caller.role);
@@ -74,19 +88,27 @@ export async function createWorkspace(caller: TCaller, name: string): Promise<TW
   return db().$transaction(async (tx) => {
     const w = await tx.workspace.create({
       data: {
-        id, name, createdById: caller.userId,
+        id,
+        name,
+        createdById: caller.userId,
         plan: { create: { plan: "free" } },
         memberships: { create: { id: newId("mem"), userId: caller.userId, role: "owner" } },
       },
       include: { plan: true },
     });
     await writeAudit(tx, {
-      workspaceId: id, actor: { kind: "user", id: caller.userId }, action: "member.upserted",
-      target: { kind: "user", id: caller.userId }, correlationId: caller.correlationId,
+      workspaceId: id,
+      actor: { kind: "user", id: caller.userId },
+      action: "member.upserted",
+      target: { kind: "user", id: caller.userId },
+      correlationId: caller.correlationId,
       details: { role: "owner", reason: "workspace_created", name },
     });
     await emitEvent(tx, {
-      workspaceId: id, type: "workspace.created", correlationId: caller.correlationId, subject: id,
+      workspaceId: id,
+      type: "workspace.created",
+      correlationId: caller.correlationId,
+      subject: id,
       data: { workspace_id: id, name, owner_id: caller.userId },
     });
     return toWorkspace(w, "owner");
@@ -119,7 +141,9 @@ export async function upsertMember(
   return scopedDb(workspaceId).$transaction(async (tx) => {
     // Serialise role changes per workspace so two demotions cannot both pass the last-owner check.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"members:" + workspaceId}, 0))`;
-    const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId: user.id } } });
+    const existing = await tx.membership.findUnique({
+      where: { workspaceId_userId: { workspaceId, userId: user.id } },
+    });
     const touchesOwner = role === "owner" || existing?.role === "owner";
     if (touchesOwner && caller.role !== "owner") {
       throw new AppError("forbidden", "Only an owner can grant or remove the owner role", { reason: "role_required" });
@@ -127,21 +151,36 @@ export async function upsertMember(
     if (existing?.role === "owner" && role !== "owner") {
       const owners = await tx.membership.count({ where: { role: "owner" } });
       if (owners <= 1) {
-        throw new AppError("conflict", "The last owner of a workspace cannot be demoted; make someone else owner first", {
-          reason: "last_owner",
-        });
+        throw new AppError(
+          "conflict",
+          "The last owner of a workspace cannot be demoted; make someone else owner first",
+          {
+            reason: "last_owner",
+          },
+        );
       }
     }
     const actor = { kind: "user" as const, id: caller.userId };
     if (existing) {
-      const m = await tx.membership.update({ where: { id: existing.id }, data: { role, updatedAt: new Date() }, include: { user: true } });
+      const m = await tx.membership.update({
+        where: { id: existing.id },
+        data: { role, updatedAt: new Date() },
+        include: { user: true },
+      });
       if (existing.role !== role) {
         await writeAudit(tx, {
-          workspaceId, actor, action: "member.role_changed", target: { kind: "user", id: user.id },
-          correlationId: caller.correlationId, details: { from: existing.role, to: role },
+          workspaceId,
+          actor,
+          action: "member.role_changed",
+          target: { kind: "user", id: user.id },
+          correlationId: caller.correlationId,
+          details: { from: existing.role, to: role },
         });
         await emitEvent(tx, {
-          workspaceId, type: "member.role_changed", correlationId: caller.correlationId, subject: user.id,
+          workspaceId,
+          type: "member.role_changed",
+          correlationId: caller.correlationId,
+          subject: user.id,
           data: { workspace_id: workspaceId, user_id: user.id, from: existing.role, to: role },
         });
       }
@@ -152,11 +191,18 @@ export async function upsertMember(
       include: { user: true },
     });
     await writeAudit(tx, {
-      workspaceId, actor, action: "member.upserted", target: { kind: "user", id: user.id },
-      correlationId: caller.correlationId, details: { role },
+      workspaceId,
+      actor,
+      action: "member.upserted",
+      target: { kind: "user", id: user.id },
+      correlationId: caller.correlationId,
+      details: { role },
     });
     await emitEvent(tx, {
-      workspaceId, type: "member.upserted", correlationId: caller.correlationId, subject: user.id,
+      workspaceId,
+      type: "member.upserted",
+      correlationId: caller.correlationId,
+      subject: user.id,
       data: { workspace_id: workspaceId, user_id: user.id, role },
     });
     return { member: toMember(m), created: true };

@@ -3,7 +3,8 @@ import path from "node:path";
 import { PrismaClient } from "@/generated/prisma/client";
 import { registerPool } from "../metrics";
 import { CHANNEL as CHANGE_CHANNEL, startChangeSignals, stopChangeSignals } from "../change-signals";
-import { env } from "../env";
+import { env, type TEnv } from "../env";
+import { processRoles } from "../roles";
 import { logger } from "../logger";
 import { migrate } from "./migrate";
 import { releaseInstance } from "./instance";
@@ -21,6 +22,7 @@ export const OMIT_SECRETS = {
   user: { passwordHash: true },
   managedResource: { sealedSecret: true },
   invitation: { tokenHash: true },
+  pushHook: { secretSealed: true },
 } as const;
 
 /**
@@ -47,7 +49,12 @@ export type TRawQuery = <T>(text: string, params: unknown[]) => Promise<T[]>;
 export type TPreparedQuery = <T>(name: string, text: string, params: unknown[]) => Promise<T[]>;
 
 type TState = {
-  promise?: Promise<TDb>; client?: TDb; kind?: "postgres" | "pglite"; close?: () => Promise<void>; raw?: TRawQuery; prepared?: TPreparedQuery;
+  promise?: Promise<TDb>;
+  client?: TDb;
+  kind?: "postgres" | "pglite";
+  close?: () => Promise<void>;
+  raw?: TRawQuery;
+  prepared?: TPreparedQuery;
   pooledTx?: <T>(fn: (q: TPreparedQuery) => Promise<T>) => Promise<T>;
 };
 
@@ -56,13 +63,26 @@ type TState = {
 const g = globalThis as unknown as { __capstanDb?: TState };
 const state: TState = (g.__capstanDb ??= {});
 
+/**
+ * Connections of one process (docs/operations.md "Database connections"): the ORM pool
+ * (DATABASE_POOL_SIZE; unset: 10 with the web role, 4 without), the hot pool
+ * of the Bridge's statements (a quarter of it, at least 2), plus one LISTEN
+ * connection and one instance-lock connection.
+ */
+export function poolSizes(cfg: TEnv = env()): { orm: number; hot: number; perProcess: number } {
+  const orm = cfg.DATABASE_POOL_SIZE ?? (processRoles().has("web") ? 10 : 4);
+  const hot = Math.max(2, Math.ceil(orm / 4));
+  return { orm, hot, perProcess: orm + hot + 2 };
+}
+
 async function open(): Promise<TDb> {
   const cfg = env();
   const log = (line: string) => logger.info("db.migrate", { line });
   if (cfg.DATABASE_URL) {
     const { PrismaPg } = await import("@prisma/adapter-pg");
     if (cfg.CAPSTAN_MIGRATE_ON_START) {
-      const runner = await connectPg(cfg.DATABASE_URL);
+      // Under a session advisory lock: a direct connection when DATABASE_URL is a transaction-mode pooler.
+      const runner = await connectPg(cfg.DATABASE_DIRECT_URL ?? cfg.DATABASE_URL);
       try {
         await migrate(runner, { log });
       } finally {
@@ -71,34 +91,51 @@ async function open(): Promise<TDb> {
     }
     // An idle pooled connection the server closes (restart, failover, pg_terminate_backend) is
     // dropped from its pool and logged; without a listener pg would crash the process.
-    const onIdleError = (pool: string) => (err: Error) => logger.warn("db.idle_connection_lost", { pool, error: err.message });
+    const onIdleError = (pool: string) => (err: Error) =>
+      logger.warn("db.idle_connection_lost", { pool, error: err.message });
     const { default: pg } = await import("pg");
     // Our pool, handed to the adapter (which ends it on disconnect), so /metrics can report its use.
     // JIT off for our sessions: our queries are short OLTP statements, and a stale row estimate
     // (a table that grew within minutes, e.g. a webhook backlog) makes PostgreSQL spend ~400 ms
     // compiling a plan that runs in 1 ms (docs/decisions.md "Workers that keep up").
-    const session = { options: "-c jit=off" };
-    const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE, ...session });
+    // Through PgBouncer (transaction mode) no startup options pass: set jit=off on the role there (docs/operations.md, "Through PgBouncer").
+    // A connection not had within DATABASE_CONNECT_TIMEOUT_MS (pool exhausted, server full) is an error the
+    // transports answer 503 with Retry-After (platform/db-unavailable.ts), never a request hanging.
+    const session = {
+      ...(cfg.DATABASE_PGBOUNCER ? {} : { options: "-c jit=off" }),
+      connectionTimeoutMillis: cfg.DATABASE_CONNECT_TIMEOUT_MS,
+    };
+    const sizes = poolSizes(cfg);
+    const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: sizes.orm, ...session });
     const adapter = new PrismaPg(pool, {
-      onPoolError: onIdleError("prisma"), onConnectionError: onIdleError("prisma-transaction"), disposeExternalPool: true,
+      onPoolError: onIdleError("prisma"),
+      onConnectionError: onIdleError("prisma-transaction"),
+      disposeExternalPool: true,
     });
     const client = makeClient(adapter);
     registerPool("prisma", pool);
     // The adapter listens for idle errors only once the ORM has connected; pooledTransaction may use the pool first.
     pool.on("error", onIdleError("prisma"));
     // A small pool of its own for the Bridge's hot statements (budget reservations).
-    const hot = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: Math.max(2, Math.ceil(cfg.DATABASE_POOL_SIZE / 4)), ...session });
+    const hot = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: sizes.hot, ...session });
     hot.on("error", onIdleError("hot"));
     registerPool("hot", hot);
     state.raw = async <T>(text: string, params: unknown[]) => (await hot.query(text, params)).rows as T[];
-    state.prepared = async <T>(name: string, text: string, params: unknown[]) => (await hot.query({ name, text, values: params })).rows as T[];
+    // Named statements live on a server connection; through a transaction-mode pooler the next
+    // transaction may get another one, so there every statement is unnamed (parsed each time).
+    const named = !cfg.DATABASE_PGBOUNCER;
+    state.prepared = async <T>(name: string, text: string, params: unknown[]) =>
+      (await hot.query(named ? { name, text, values: params } : { text, values: params })).rows as T[];
     // A transaction of named statements on a connection of the ORM's pool (what its $transaction would take).
     state.pooledTx = async <T>(fn: (q: TPreparedQuery) => Promise<T>): Promise<T> => {
       const c = await pool.connect();
       let broken: Error | undefined;
       try {
         await c.query("BEGIN");
-        const out = await fn(async <R>(name: string, text: string, params: unknown[]) => (await c.query({ name, text, values: params })).rows as R[]);
+        const out = await fn(
+          async <R>(name: string, text: string, params: unknown[]) =>
+            (await c.query(named ? { name, text, values: params } : { text, values: params })).rows as R[],
+        );
         await c.query("COMMIT");
         return out;
       } catch (err) {

@@ -38,22 +38,34 @@ export async function instanceId(): Promise<string> {
 }
 
 async function open(): Promise<TInstance> {
-  const url = env().DATABASE_URL;
-  if (!url) return { id: `ins_${randomBytes(10).toString("hex")}`, client: null };
+  // A session-level advisory lock: on a direct connection (never through a transaction-mode pooler).
+  const url = env().DATABASE_DIRECT_URL ?? env().DATABASE_URL;
+  if (!env().DATABASE_URL || !url) return { id: `ins_${randomBytes(10).toString("hex")}`, client: null };
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url, application_name: "capstan-instance" });
   await client.connect();
   for (let attempt = 0; attempt < 5; attempt++) {
     const id = `ins_${randomBytes(10).toString("hex")}`;
-    const rows = (await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok", [LOCK_SPACE, id])).rows;
+    const rows = (
+      await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok", [
+        LOCK_SPACE,
+        id,
+      ])
+    ).rows;
     if (!rows[0]?.ok) continue; // a 32-bit hash collision with a live instance: pick another id
     const instance: TInstance = { id, client };
     client.on("error", (err) => {
       logger.warn("db.instance_lock_lost", { instance_id: id, error: err.message });
-      if (g.__capstanInstance) void g.__capstanInstance.then((cur) => { if (cur === instance) g.__capstanInstance = undefined; });
+      if (g.__capstanInstance)
+        void g.__capstanInstance.then((cur) => {
+          if (cur === instance) g.__capstanInstance = undefined;
+        });
     });
     client.on("end", () => {
-      if (g.__capstanInstance) void g.__capstanInstance.then((cur) => { if (cur === instance) g.__capstanInstance = undefined; });
+      if (g.__capstanInstance)
+        void g.__capstanInstance.then((cur) => {
+          if (cur === instance) g.__capstanInstance = undefined;
+        });
     });
     return instance;
   }
@@ -70,7 +82,12 @@ export async function isInstanceAlive(id: string): Promise<boolean> {
   const me = await currentInstance();
   if (id === me.id) return true;
   if (!me.client) return false;
-  const rows = (await me.client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok", [LOCK_SPACE, id])).rows;
+  const rows = (
+    await me.client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok", [
+      LOCK_SPACE,
+      id,
+    ])
+  ).rows;
   if (!rows[0]?.ok) return true;
   await me.client.query("SELECT pg_advisory_unlock(hashtext($1), hashtext($2))", [LOCK_SPACE, id]);
   return false;

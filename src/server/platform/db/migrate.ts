@@ -32,7 +32,10 @@ export function defaultMigrationsDir(): string {
 
 export async function readMigrations(dir = defaultMigrationsDir()): Promise<TMigrationFile[]> {
   const entries = await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const out: TMigrationFile[] = [];
   for (const name of names) {
     const buf = await readFile(/*turbopackIgnore: true*/ path.join(dir, name, "migration.sql"));
@@ -89,7 +92,10 @@ export async function migrate(
         await db.exec("ROLLBACK").catch(() => undefined);
         // The transaction rolled back, so the database is as before: mark the
         // attempt rolled back so a fixed file can be retried.
-        await db.query(`UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [id, String(err)]);
+        await db.query(`UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [
+          id,
+          String(err),
+        ]);
         throw new Error(`Migration ${file.name} failed: ${(err as Error).message}`);
       }
       applied.push(file.name);

@@ -38,8 +38,11 @@ export const PLATFORM_GLOBAL = {
   idempotencyKey: "keyed by principal (user or service identity), replayed before the workspace is resolved",
   rateCardVersion: "the platform's price list",
   subscriptionTier: "the platform's tier catalogue",
-  paymentEvent: "a payment gateway's event log, deduplicated by (gateway, event id) before the order's workspace is known",
+  paymentEvent:
+    "a payment gateway's event log, deduplicated by (gateway, event id) before the order's workspace is known",
   runnerHost: "a host that runs hosted apps for every workspace (placement, leases)",
+  invoiceNumberSequence: "an issuer's invoice numbers, shared by every workspace it bills",
+  tierDunningPolicy: "the platform's dunning policy per tier (the tier catalogue's companion)",
 } as const;
 
 /** The model whose row IS the workspace: scoped by its id. */
@@ -52,7 +55,12 @@ export class TenancyViolation extends Error {
   }
 }
 
-type TArgs = Record<string, unknown> & { where?: Record<string, unknown>; data?: unknown; create?: unknown; update?: unknown };
+type TArgs = Record<string, unknown> & {
+  where?: Record<string, unknown>;
+  data?: unknown;
+  create?: unknown;
+  update?: unknown;
+};
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
@@ -67,7 +75,9 @@ function ownedModels(): Set<string> {
 
 /** A model's scalar columns, from the generated `Prisma.<Model>ScalarFieldEnum` (public, generated per model). */
 export function scalarFieldsOf(modelName: string): string[] {
-  const fields = (Prisma as unknown as Record<string, Record<string, string> | undefined>)[`${modelName}ScalarFieldEnum`];
+  const fields = (Prisma as unknown as Record<string, Record<string, string> | undefined>)[
+    `${modelName}ScalarFieldEnum`
+  ];
   if (!fields) throw new Error(`the generated client has no ${modelName}ScalarFieldEnum`);
   return Object.values(fields);
 }
@@ -88,7 +98,16 @@ export function scopeKind(model: string): "owned" | "child" | "workspace" | "glo
   return "unclassified";
 }
 
-const READ_OPS = new Set(["findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy"]);
+const READ_OPS = new Set([
+  "findUnique",
+  "findUniqueOrThrow",
+  "findFirst",
+  "findFirstOrThrow",
+  "findMany",
+  "count",
+  "aggregate",
+  "groupBy",
+]);
 const WHERE_WRITE_OPS = new Set(["update", "updateMany", "updateManyAndReturn", "delete", "deleteMany"]);
 const CREATE_OPS = new Set(["create", "createMany", "createManyAndReturn"]);
 
@@ -110,9 +129,13 @@ function ownedData(model: string, ws: string, data: unknown, op: string, fill: b
   if (!data || typeof data !== "object") return data;
   const d = { ...(data as Record<string, unknown>) };
   const named = d.workspaceId;
-  if (named !== undefined && named !== ws) throw new TenancyViolation(`${model}.${op}: data names workspace ${JSON.stringify(named)}, the client is scoped to ${ws}`);
+  if (named !== undefined && named !== ws)
+    throw new TenancyViolation(
+      `${model}.${op}: data names workspace ${JSON.stringify(named)}, the client is scoped to ${ws}`,
+    );
   const connect = (d.workspace as { connect?: { id?: unknown } } | undefined)?.connect;
-  if (d.workspace !== undefined && connect?.id !== ws) throw new TenancyViolation(`${model}.${op}: data connects another workspace than ${ws}`);
+  if (d.workspace !== undefined && connect?.id !== ws)
+    throw new TenancyViolation(`${model}.${op}: data connects another workspace than ${ws}`);
   if (fill && named === undefined && d.workspace === undefined) d.workspaceId = ws;
   return d;
 }
@@ -122,7 +145,8 @@ function childCreateData(model: string, ws: string, data: unknown): unknown {
   const child = CHILD_SCOPES[lowerFirst(model) as keyof typeof CHILD_SCOPES];
   const d = { ...(data as Record<string, unknown>) };
   const parentId = d[child.fk];
-  if (typeof parentId !== "string") throw new TenancyViolation(`${model}.create: ${child.fk} is required for a scoped create`);
+  if (typeof parentId !== "string")
+    throw new TenancyViolation(`${model}.create: ${child.fk} is required for a scoped create`);
   delete d[child.fk];
   d[child.relation] = { connect: { id: parentId, workspaceId: ws } };
   for (const [fk, relation] of Object.entries(child.refs as Record<string, string>)) {
@@ -141,16 +165,21 @@ function scopeArgs(model: string, operation: string, args: TArgs, ws: string): T
   if (READ_OPS.has(operation)) return { ...args, where: scopeWhere(model, ws, args.where) };
   if (WHERE_WRITE_OPS.has(operation)) {
     const data = kind === "owned" ? ownedData(model, ws, args.data, operation, false) : args.data;
-    if (kind === "workspace" && (args.data as Record<string, unknown> | undefined)?.id !== undefined) throw new TenancyViolation("workspace.update: the id is not changed");
+    if (kind === "workspace" && (args.data as Record<string, unknown> | undefined)?.id !== undefined)
+      throw new TenancyViolation("workspace.update: the id is not changed");
     return { ...args, where: scopeWhere(model, ws, args.where), ...(args.data !== undefined ? { data } : {}) };
   }
   if (CREATE_OPS.has(operation)) {
-    if (kind === "workspace") throw new TenancyViolation("workspaces are created by the platform (db()), not inside one");
+    if (kind === "workspace")
+      throw new TenancyViolation("workspaces are created by the platform (db()), not inside one");
     if (kind === "child") {
-      if (operation !== "create") throw new TenancyViolation(`${model}.${operation}: create child rows one by one through the scoped client`);
+      if (operation !== "create")
+        throw new TenancyViolation(`${model}.${operation}: create child rows one by one through the scoped client`);
       return { ...args, data: childCreateData(model, ws, args.data) };
     }
-    const data = Array.isArray(args.data) ? args.data.map((d) => ownedData(model, ws, d, operation, true)) : ownedData(model, ws, args.data, operation, true);
+    const data = Array.isArray(args.data)
+      ? args.data.map((d) => ownedData(model, ws, d, operation, true))
+      : ownedData(model, ws, args.data, operation, true);
     return { ...args, data };
   }
   if (operation === "upsert") {

@@ -14,7 +14,7 @@ export function pgRunner(client: pg.Client | pg.PoolClient, close?: () => Promis
     exec: async (sql) => {
       await client.query(sql);
     },
-    query: async <T,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
     close: close ?? (async () => undefined),
   };
 }
@@ -24,7 +24,7 @@ export function pgliteRunner(db: PGlite): SqlRunner {
     exec: async (sql) => {
       await db.exec(sql);
     },
-    query: async <T,>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
     // The PGlite instance is shared with Prisma; its owner closes it.
     close: async () => undefined,
   };

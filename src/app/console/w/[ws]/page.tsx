@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { WorkspaceOverview } from "@/components/console/workspace-overview";
+import { WorkspaceOverview } from "@/components/console/overview/workspace-overview";
 
 export const metadata: Metadata = { title: "Workspace overview" };
 

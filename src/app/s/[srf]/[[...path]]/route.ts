@@ -1,4 +1,5 @@
-import { handleSurfaceRequest } from "@/server/domain/deployments/surfaces.service";
+import { handleSurfaceRequest } from "@/server/http/surface-handler";
+import { surfaceCaller } from "@/server/http/surface-caller";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +10,17 @@ export const dynamic = "force-dynamic";
  */
 async function handle(req: Request, ctx: { params: Promise<{ srf: string }> }): Promise<Response> {
   const { srf } = await ctx.params;
-  return handleSurfaceRequest(req, srf);
+  return handleSurfaceRequest(req, srf, {
+    callerOf: () => surfaceCaller(req.headers.get("authorization"), req.headers.get("cookie")),
+  });
 }
 
-export { handle as GET, handle as POST, handle as PUT, handle as PATCH, handle as DELETE, handle as HEAD, handle as OPTIONS };
+export {
+  handle as GET,
+  handle as POST,
+  handle as PUT,
+  handle as PATCH,
+  handle as DELETE,
+  handle as HEAD,
+  handle as OPTIONS,
+};

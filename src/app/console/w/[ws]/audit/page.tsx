@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { AuditLogView } from "@/components/console/audit-log-view";
-import { Loading } from "@/components/console/page-header";
+import { AuditLogView } from "@/components/console/audit/audit-log-view";
+import { Loading } from "@/components/console/shared/page-header";
 import { AUDIT_ACTIONS } from "@/server/platform/audit";
 
 export const metadata: Metadata = { title: "Audit log" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { BillingView } from "@/components/console/billing-view";
+import { BillingView } from "@/components/console/billing/billing-view";
 
 export const metadata: Metadata = { title: "Billing" };
 

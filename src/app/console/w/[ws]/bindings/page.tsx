@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { BindingsView } from "@/components/console/bindings-view";
+import { BindingsView } from "@/components/console/credentials/bindings-view";
 
 export const metadata: Metadata = { title: "Provider bindings" };
 

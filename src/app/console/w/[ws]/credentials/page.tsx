@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { CredentialsView } from "@/components/console/credentials-view";
+import { CredentialsView } from "@/components/console/credentials/credentials-view";
 
 export const metadata: Metadata = { title: "Credentials" };
 

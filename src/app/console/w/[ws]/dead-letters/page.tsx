@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DeadLettersView } from "@/components/console/dead-letters-view";
+import { DeadLettersView } from "@/components/console/webhooks/dead-letters-view";
 
 export const metadata: Metadata = { title: "Dead letters" };
 

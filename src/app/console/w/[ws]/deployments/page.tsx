@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DeploymentsView } from "@/components/console/deployments-view";
+import { DeploymentsView } from "@/components/console/deployments/deployments-view";
 
 export const metadata: Metadata = { title: "Deployments" };
 

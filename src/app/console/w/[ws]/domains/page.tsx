@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DomainsView } from "@/components/console/domains-view";
+import { DomainsView } from "@/components/console/domains/domains-view";
 
 export const metadata: Metadata = { title: "Domains" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { InvocationsView } from "@/components/console/invocations-view";
-import { Loading } from "@/components/console/page-header";
+import { InvocationsView } from "@/components/console/capabilities/invocations-view";
+import { Loading } from "@/components/console/shared/page-header";
 
 export const metadata: Metadata = { title: "Capability invocations" };
 

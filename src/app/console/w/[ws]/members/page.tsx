@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { MembersView } from "@/components/console/members-view";
+import { MembersView } from "@/components/console/workspaces/members-view";
 
 export const metadata: Metadata = { title: "Members" };
 

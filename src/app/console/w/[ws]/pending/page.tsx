@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PendingView } from "@/components/console/pending-view";
+import { PendingView } from "@/components/console/sessions/pending-view";
 
 export const metadata: Metadata = { title: "Pending operations" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PlanView } from "@/components/console/plan-view";
+import { PlanView } from "@/components/console/usage/plan-view";
 
 export const metadata: Metadata = { title: "Plan & budgets" };
 

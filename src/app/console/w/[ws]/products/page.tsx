@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ProductsView } from "@/components/console/products-view";
+import { ProductsView } from "@/components/console/source/products-view";
 
 export const metadata: Metadata = { title: "Products" };
 

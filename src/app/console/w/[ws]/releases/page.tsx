@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ReleasesView } from "@/components/console/releases-view";
+import { ReleasesView } from "@/components/console/releases/releases-view";
 
 export const metadata: Metadata = { title: "Releases" };
 

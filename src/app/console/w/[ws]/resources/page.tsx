@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ResourcesView } from "@/components/console/resources-view";
+import { ResourcesView } from "@/components/console/managed-resources/resources-view";
 
 export const metadata: Metadata = { title: "Resources" };
 

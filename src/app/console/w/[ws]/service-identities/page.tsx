@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ServiceIdentitiesView } from "@/components/console/service-identities-view";
+import { ServiceIdentitiesView } from "@/components/console/service-identities/service-identities-view";
 
 export const metadata: Metadata = { title: "Service identities" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SettingsView } from "@/components/console/settings-view";
+import { SettingsView } from "@/components/console/workspaces/settings-view";
 
 export const metadata: Metadata = { title: "Settings" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { WebhooksView } from "@/components/console/webhooks-view";
+import { WebhooksView } from "@/components/console/webhooks/webhooks-view";
 
 export const metadata: Metadata = { title: "Webhooks" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { CorrelationView } from "@/components/console/correlation-view";
+import { CorrelationView } from "@/components/console/audit/correlation-view";
 
 export const metadata: Metadata = { title: "Correlation" };
 

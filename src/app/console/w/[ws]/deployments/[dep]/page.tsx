@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DeploymentView } from "@/components/console/deployment-view";
+import { DeploymentView } from "@/components/console/deployments/deployment-view";
 
 export const metadata: Metadata = { title: "Deployment" };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { InvocationView } from "@/components/console/invocation-view";
+import { InvocationView } from "@/components/console/capabilities/invocation-view";
 import { isId } from "@/server/platform/ids";
 
 export const metadata: Metadata = { title: "Invocation" };

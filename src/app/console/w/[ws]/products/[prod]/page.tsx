@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ProductView } from "@/components/console/product-view";
+import { ProductView } from "@/components/console/source/product-view";
 
 export const metadata: Metadata = { title: "Product" };
 

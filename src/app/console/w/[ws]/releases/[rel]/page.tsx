@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ReleaseView } from "@/components/console/release-view";
+import { ReleaseView } from "@/components/console/releases/release-view";
 
 export const metadata: Metadata = { title: "Release" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { RevisionView } from "@/components/console/revision-view";
+import { RevisionView } from "@/components/console/source/revision-view";
 
 export const metadata: Metadata = { title: "Revision" };
 

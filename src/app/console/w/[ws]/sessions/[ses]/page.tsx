@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SessionView } from "@/components/console/session-view";
+import { SessionView } from "@/components/console/sessions/session-view";
 
 export const metadata: Metadata = { title: "Session" };
 

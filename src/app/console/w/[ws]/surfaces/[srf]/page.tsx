@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SurfaceView } from "@/components/console/surface-view";
+import { SurfaceView } from "@/components/console/deployments/surface-view";
 
 export const metadata: Metadata = { title: "Surface" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { InvoiceDocument } from "@/components/console/invoice-document";
+import { InvoiceDocument } from "@/components/console/billing/invoice-document";
 
 export const metadata: Metadata = { title: "Invoice" };
 

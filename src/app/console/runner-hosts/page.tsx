@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { RunnerHostsView } from "@/components/console/runner-hosts/runner-hosts-view";
+
+export const metadata: Metadata = { title: "Runner hosts" };
+
+export default function RunnerHostsPage() {
+  return <RunnerHostsView />;
+}
