@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { RunnerHostsView } from "@/components/console/runner-hosts/runner-hosts-view";
+import { RunnerHostsView } from "@/components/console/runners/runner-hosts-view";
 
 export const metadata: Metadata = { title: "Runner hosts" };
 
