@@ -61,15 +61,15 @@ export async function renewSubscription(workspaceId: string, now = new Date()): 
     }
     // A trial's end: it converts into the first paid period when the workspace can pay one, else lapses to the free plan.
     const converting = sub.status === "trialing";
-    if (
-      converting &&
-      !(await canPayFirstPeriod(
-        tx,
-        workspaceId,
-        (tier?.currency ?? sub.currency) as TCurrency,
-        tier?.monthlyPriceMinor ?? sub.monthlyPriceMinor,
-      ))
-    ) {
+    const payer = converting
+      ? await canPayFirstPeriod(
+          tx,
+          workspaceId,
+          (tier?.currency ?? sub.currency) as TCurrency,
+          tier?.monthlyPriceMinor ?? sub.monthlyPriceMinor,
+        )
+      : null;
+    if (converting && !payer) {
       await endIn(tx, sub, {
         actor: { ...SYSTEM, correlationId },
         system: true,
@@ -78,7 +78,8 @@ export async function renewSubscription(workspaceId: string, now = new Date()): 
           via: "renewal",
           effective: "trial_end",
           trial_end: iso(sub.currentPeriodEnd),
-          reason: "no way to pay the first period: the wallet's available paid balance does not cover it",
+          reason:
+            "no way to pay the first period: the wallet's available paid balance does not cover it and there is no saved card",
         },
       });
       ended = true;
@@ -160,6 +161,7 @@ export async function renewSubscription(workspaceId: string, now = new Date()): 
         monthly_price_minor: toWire(price),
         currency,
         included_credit_grant_id: grantId,
+        ...(converting ? { first_period_paid_by: payer } : {}),
       },
     });
     return written;

@@ -6,8 +6,10 @@ import { db } from "@/server/platform/db/client";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { AppError, notFound } from "@/server/platform/errors";
 import { iso } from "@/server/platform/time";
+import { defaultMethod } from "./collection/payment-methods.service";
 import { minorToMicros, toWire, type TCurrency } from "./money";
 import { prorate } from "./proration";
+import { stripeConfigured } from "./stripe-gateway";
 import { recordSubscriptionChange, type TSubscriptionChange } from "./subscription-changes";
 import type { TSubscription } from "./subscriptions.contract";
 import { toSubscription } from "./subscriptions.service";
@@ -21,7 +23,8 @@ import { assertWorkspace, inWallet, paidBalance } from "./wallet.service";
  * period is credited as a negative `cancellation` fee line, prorated to the
  * minor unit, half up; included credit still unspent is written off). A
  * trial converts at its end into the first paid period when the workspace has
- * a way to pay, and lapses to the free plan when it has none. An ended
+ * a way to pay (its wallet, or a saved card: `canPayFirstPeriod`), and lapses
+ * to the free plan when it has none. An ended
  * subscription's row is deleted (its periods, audit records and events stay):
  * the workspace is then on the free plan with no subscription, as before its
  * first one.
@@ -66,21 +69,27 @@ export async function endIn(
 }
 
 /**
- * Whether a trial can convert into its first paid period: the price is 0,
- * or the wallet's available paid balance covers one period (holds of
- * prepaid calls respected).
+ * How a trial can pay its first paid period, or null when it cannot (it then
+ * lapses): `free` (price 0), `wallet` (the wallet's available paid balance
+ * covers one period, holds of prepaid calls respected) or `card` (a default
+ * saved card and the Stripe gateway configured: as Stripe Billing converts a
+ * trial with a default payment method, the first period's fee is charged to
+ * that card by the automatic collection of the invoice that bills it, and a
+ * decline walks the dunning schedule to the tier's policy).
  */
 export async function canPayFirstPeriod(
   tx: TTx,
   workspaceId: string,
   currency: TCurrency,
   priceMinor: bigint,
-): Promise<boolean> {
-  if (priceMinor <= ZERO) return true;
+): Promise<"free" | "wallet" | "card" | null> {
+  if (priceMinor <= ZERO) return "free";
   const balance = await paidBalance(tx, workspaceId, currency);
   const held =
     (await tx.walletBalance.findFirst({ where: { currency }, select: { heldMicros: true } }))?.heldMicros ?? ZERO;
-  return balance - held >= minorToMicros(priceMinor, currency);
+  if (balance - held >= minorToMicros(priceMinor, currency)) return "wallet";
+  if (stripeConfigured() && (await defaultMethod(tx))) return "card";
+  return null;
 }
 
 /** Cancels the workspace's subscription (owner): at the current period's end (default), or at once. */
