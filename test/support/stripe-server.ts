@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
  * A loopback Stripe-compatible API for tests: just the endpoints the Stripe
  * gateway uses (checkout sessions in payment and setup mode and their expiry,
  * customers, setup intents, payment methods and their detach, off-session
- * PaymentIntents, refunds), form-encoded
+ * PaymentIntents, refunds, reading a session back), form-encoded
  * bodies as the official `stripe` package sends them, Bearer secret key
  * auth, Idempotency-Key replay (same key + same body = same object; other
  * body = 400 like Stripe). `complete`/`expire` move a session as a payer or
@@ -183,6 +183,12 @@ export async function startStripeServer(): Promise<TStripeServer> {
       s.status = "expired";
       s.url = null;
       return answer(200, s);
+    }
+    m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && m) {
+      const s = sessions.get(m[1]!);
+      if (!s) return stripeError(res, 404, `No such checkout.session: '${m[1]}'`, "resource_missing");
+      return send(res, 200, s);
     }
     m = /^\/v1\/setup_intents\/([^/]+)$/.exec(url.pathname);
     if (req.method === "GET" && m) {

@@ -2234,7 +2234,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a credit note against an open, paid or uncollectible invoice: it reduces what is left to pay, then refunds what was paid to the wallet (ws_platform owner/admin) */
+        /** Issue a credit note against an open, paid or uncollectible invoice: it reduces what is left to pay, then refunds what was paid: to the card that paid it (a Stripe refund), else to the wallet (ws_platform owner/admin) */
         post: operations["billing-invoice-issueCreditNote"];
         delete?: never;
         options?: never;

@@ -22,7 +22,7 @@ export function usePlatformAdmin(): boolean {
  * Issue a credit note against this invoice (platform owners and admins;
  * docs/decisions.md "Billing: credit notes…"): the amount is typed in the
  * invoice currency's major unit and sent as exact integer minor units; it
- * reduces what is left to pay, then refunds what was paid to the wallet. A
+ * reduces what is left to pay, then refunds what was paid the way it came (card or wallet). A
  * credit past what is creditable is refused by the server (409), shown in the
  * dialog.
  */
@@ -53,7 +53,7 @@ export function CreditNoteForm({ ws, invoice }: { ws: string; invoice: TInvoice 
       icon={<FileMinus aria-hidden="true" />}
       variant="secondary"
       title={`Credit note against ${invoice.number ?? invoice.id}`}
-      description={`Reduces what is left to pay (${formatMinor(invoice.amount_remaining_minor, invoice.currency)}), then refunds what was paid to the workspace's wallet. Credit notes are numbered and cannot be withdrawn.`}
+      description={`Reduces what is left to pay (${formatMinor(invoice.amount_remaining_minor, invoice.currency)}), then refunds what was paid: to the card that paid the invoice, or else to the workspace's wallet. Credit notes are numbered and cannot be withdrawn.`}
       confirmLabel={valid ? `Issue credit note of ${formatMinor(minor, invoice.currency)}` : "Issue credit note"}
       pendingLabel="Issuing…"
       confirmVariant="danger"

@@ -33,7 +33,7 @@ export const ZCreditNote = z
     reduced_minor: z.number().int(),
     /** Of the amount: what was refunded of what had been paid. */
     refunded_minor: z.number().int(),
-    /** Where the refund went: `wallet` (the paid balance); null when nothing was refunded. */
+    /** Where the refund went: `card` (a Stripe refund of the card payment that paid the invoice), `wallet` (the paid balance); null when nothing was refunded. */
     refund_to: z.enum(["wallet", "card"]).nullable(),
     reason: z.string(),
     created_by: z.string(),

@@ -8,6 +8,7 @@ import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platfo
 import { iso } from "@/server/platform/time";
 import type { TCreditNote, TCreditNoteRequest } from "./credit-notes.contract";
 import { invoiceMoney, lockInvoice, nextNumber, transition } from "./invoice-lifecycle.service";
+import { cardPaymentOf, refundCardPayment } from "./collection/card-refund.service";
 import { fromWire, minorToMicros, toWire, type TCurrency, remainingMinor } from "./money";
 import { assertWorkspace, inWallet, insertEntries } from "./wallet.service";
 
@@ -15,8 +16,10 @@ import { assertWorkspace, inWallet, insertEntries } from "./wallet.service";
  * Credit notes (issue #36 item 5; docs/decisions.md "Credit notes, subscriptions that end, metered pricing"),
  * after Stripe's: a correction of an open, paid or uncollectible invoice,
  * partial or whole, with a reason. The amount first reduces what is left to
- * pay; the rest refunds what was paid, to the wallet's paid balance (a
- * `credit_note` ledger entry sourced by the note). Never more than is
+ * pay; the rest refunds what was paid the way it came: a card payment back
+ * to the card through Stripe (a Refund of its PaymentIntent, idempotency key
+ * from the note's id, `payment.refunded`), a wallet payment to the wallet's
+ * paid balance (a `credit_note` ledger entry sourced by the note). Never more than is
  * creditable (amount due minus earlier notes): each note runs under the
  * wallet lock with the invoice row locked, so concurrent notes never
  * over-credit. Numbers are gap-free in the issuer's own series (`CAP-CN-…`),
@@ -92,6 +95,9 @@ export async function issueCreditNote(
     const remaining = remainingMinor(row);
     const reduced = amount < remaining ? amount : remaining > ZERO ? remaining : ZERO;
     const refunded = amount - reduced;
+    // What was paid goes back the way it came: a card payment to the card (through Stripe), else to the wallet.
+    const card = refunded > ZERO ? await cardPaymentOf(tx, row) : null;
+    const refundTo = refunded > ZERO ? (card ? "card" : "wallet") : null;
     const now = new Date();
     const note = await tx.creditNote.create({
       data: {
@@ -104,13 +110,13 @@ export async function issueCreditNote(
         amountMinor: amount,
         reducedMinor: reduced,
         refundedMinor: refunded,
-        refundTo: refunded > ZERO ? "wallet" : null,
+        refundTo,
         reason: input.reason,
         createdBy: caller.userId,
         createdAt: now,
       },
     });
-    if (refunded > ZERO) {
+    if (refundTo === "wallet") {
       await insertEntries(
         tx,
         workspaceId,
@@ -128,6 +134,11 @@ export async function issueCreditNote(
     if (moved.count !== 1)
       throw new AppError("conflict", `Invoice ${row.id} changed meanwhile`, { reason: "concurrent_change" });
     let invoice = await tx.invoice.findFirstOrThrow({ where: { id: row.id } });
+    // Stripe last, once everything else of the note is written (a refusal or an outage rolls all of it back);
+    // only the audit, the events and the commit follow it.
+    const refund = card
+      ? await refundCardPayment(card, { creditNoteId: note.id, amountMinor: refunded, currency })
+      : null;
     const details = {
       credit_note_id: note.id,
       credit_note_number: note.number,
@@ -137,6 +148,14 @@ export async function issueCreditNote(
       refund_to: note.refundTo,
       reason: input.reason,
       currency,
+      ...(refund && card
+        ? {
+            gateway: "stripe",
+            payment_id: card.collectionId,
+            payment_intent: refund.paymentIntent,
+            gateway_reference: refund.refund,
+          }
+        : {}),
     };
     await writeAudit(tx, {
       workspaceId,
@@ -153,6 +172,28 @@ export async function issueCreditNote(
       subject: note.id,
       data: { ...details, id: note.id, number: note.number, invoice: invoiceMoney(invoice), created_at: iso(now) },
     });
+    if (refund && card) {
+      await emitEvent(tx, {
+        workspaceId,
+        type: "payment.refunded",
+        correlationId: caller.correlationId,
+        subject: note.id,
+        data: {
+          refund_id: note.id,
+          credit_note_id: note.id,
+          invoice_id: row.id,
+          payment_id: card.collectionId,
+          amount_minor: toWire(refunded),
+          refunded_minor: toWire(card.amountMinor - card.refundableMinor + refunded),
+          payment_amount_minor: toWire(card.amountMinor),
+          currency,
+          reason: input.reason,
+          gateway: "stripe",
+          gateway_reference: refund.refund,
+          payment_intent: refund.paymentIntent,
+        },
+      });
+    }
     if ((invoice.status === "open" || invoice.status === "uncollectible") && remainingMinor(invoice) === ZERO) {
       invoice = await transition(
         tx,

@@ -79,7 +79,7 @@ export const invoicesRouter = router({
         path: "/v1/platform/wallets/{ws}/invoices/{ivc}/credit-notes",
         tags,
         summary:
-          "Issue a credit note against an open, paid or uncollectible invoice: it reduces what is left to pay, then refunds what was paid to the wallet (ws_platform owner/admin)",
+          "Issue a credit note against an open, paid or uncollectible invoice: it reduces what is left to pay, then refunds what was paid: to the card that paid it (a Stripe refund), else to the wallet (ws_platform owner/admin)",
       },
       successStatus: 201,
     })

@@ -230,3 +230,18 @@ export async function expireCheckout(sessionId: string): Promise<boolean> {
     return false;
   }
 }
+
+/** The PaymentIntent that paid a completed Checkout Session (what a refund of it names). */
+export async function checkoutPaymentIntent(sessionId: string): Promise<string> {
+  try {
+    const s = await client().checkout.sessions.retrieve(sessionId);
+    const pi = typeof s.payment_intent === "string" ? s.payment_intent : s.payment_intent?.id;
+    if (!pi)
+      throw Object.assign(new Error(`Checkout Session ${sessionId} has no PaymentIntent`), {
+        type: "StripeInvalidRequestError",
+      });
+    return pi;
+  } catch (err) {
+    throw gatewayDown("checkout session", err);
+  }
+}
