@@ -49,18 +49,22 @@ function deployFailure(problem: TProblemView | null): { title: string; sentence?
  * `blocked`, and that page explains why). From a product (`prod`): the
  * revision is chosen in the dialog (the latest confirmed one by default) and
  * only preview and staging are offered (production is the release path).
- * `redeploy`: the same revision to the same environment and slot.
+ * `redeploy`: the same revision to the same environment and slot. `context`
+ * ends the button's accessible name where several sit on one page (a
+ * product's environments: "Redeploy Preview").
  */
 export function DeployButton({
   ws,
   rev,
   prod,
   redeploy,
+  context,
 }: {
   ws: string;
   rev?: string;
   prod?: string;
   redeploy?: { environment: TEnvironmentType; slot: string };
+  context?: string;
 }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -107,6 +111,7 @@ export function DeployButton({
       >
         <Rocket aria-hidden="true" />
         {redeploy ? "Redeploy" : "Deploy"}
+        {context ? <span className="sr-only"> {context}</span> : null}
       </Button>
       <Dialog
         open={open}

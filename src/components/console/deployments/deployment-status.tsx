@@ -34,6 +34,14 @@ export const inProgress = (status: TDeploymentStatus) => status === "planned" ||
 /** Planned, applying or active: something may still run, so it can be stopped and its logs grow. */
 export const stoppable = (status: TDeploymentStatus) => inProgress(status) || status === "active";
 
+/**
+ * Offered a Redeploy (the same revision to the same environment and slot):
+ * preview and staging deployments of a revision; production and release
+ * deployments go through the release path.
+ */
+export const redeployable = (d: Pick<TDeployment, "environment_type" | "source">) =>
+  d.environment_type !== "production" && d.source?.kind !== "release";
+
 export function DeploymentStatusBadge({ status }: { status: TDeploymentStatus }) {
   return (
     <Badge tone={STATUS_TONE[status]} className="gap-1">

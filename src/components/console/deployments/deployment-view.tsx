@@ -14,7 +14,7 @@ import { DeploymentDetails } from "./deployment-details";
 import { DeploymentFindings } from "./deployment-findings";
 import { DeploymentHeader } from "./deployment-header";
 import { DeploymentLogsCard } from "./deployment-logs";
-import { DeploymentStatusBadge, environmentLabel, inProgress, stoppable } from "./deployment-status";
+import { DeploymentStatusBadge, environmentLabel, inProgress, redeployable, stoppable } from "./deployment-status";
 import { SurfaceCard } from "./deployment-surface";
 import { hasRole, workspaceHref } from "../shell/nav-config";
 import { PageFallback } from "../shared/page-query";
@@ -82,7 +82,7 @@ export function DeploymentView({ ws, dep }: { ws: string; dep: string }) {
             >
               Open revision
             </Link>
-            {canOperate && d.environment_type !== "production" && d.source?.kind !== "release" ? (
+            {canOperate && redeployable(d) ? (
               <DeployButton ws={ws} rev={d.revision_id} redeploy={{ environment: d.environment_type, slot: d.slot }} />
             ) : null}
             {canOperate && stoppable(d.status) ? (

@@ -8,12 +8,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { SectionCard } from "../shared/section-card";
 import { problemOf, useTRPC } from "@/lib/trpc/client";
 import type { TDeployment } from "@/server/domain/deployments/deployments.contract";
-import { environmentLabel, ENVIRONMENTS, inProgress, relativeTo, useNow } from "./deployment-status";
+import { DeployButton } from "./deploy-dialog";
+import { environmentLabel, ENVIRONMENTS, inProgress, redeployable, relativeTo, useNow } from "./deployment-status";
 import { SurfaceUrlLink, useSurface } from "./deployment-surface";
 import { DeploymentsTable } from "./deployments-table";
 import { formatDateTime } from "../shared/format";
 import { LoadMore } from "../shared/load-more";
-import { ResourceTable, ShortId } from "../shared/resource-table";
+import { actionsColumn, ResourceTable, ShortId, type TColumn } from "../shared/resource-table";
 import { workspaceHref } from "../shell/nav-config";
 import { idLinkClass } from "../shared/id-link";
 import { QueryStates } from "../shared/query-states";
@@ -45,10 +46,37 @@ function SurfaceCell({ ws, srf }: { ws: string; srf: string | undefined }) {
   );
 }
 
+/** Redeploy of a live preview or staging deployment, named after its lane ("Redeploy Preview · slot pr-42"). */
+const redeployColumn = (ws: string): TColumn<TDeployment> =>
+  actionsColumn((d) =>
+    redeployable(d) ? (
+      <DeployButton
+        ws={ws}
+        rev={d.revision_id}
+        redeploy={{ environment: d.environment_type, slot: d.slot }}
+        context={environmentLabel(d)}
+      />
+    ) : null,
+  );
+
 const envOrder = (d: TDeployment) => ENVIRONMENTS.indexOf(d.environment_type) * 1000 + (d.slot === "default" ? 0 : 1);
 
-/** What is live per environment: the product's active deployments, with their surfaces. */
-function EnvironmentsCard({ ws, prod, poll }: { ws: string; prod: string; poll: boolean }) {
+/**
+ * What is live per environment: the product's active deployments, with their
+ * surfaces, and (for developers and up) Redeploy of what runs in each preview
+ * or staging lane: the same revision to the same environment and slot.
+ */
+function EnvironmentsCard({
+  ws,
+  prod,
+  poll,
+  canOperate,
+}: {
+  ws: string;
+  prod: string;
+  poll: boolean;
+  canOperate: boolean;
+}) {
   const trpc = useTRPC();
   const active = useQuery(
     trpc.deployments.list.queryOptions(
@@ -70,7 +98,7 @@ function EnvironmentsCard({ ws, prod, poll }: { ws: string; prod: string; poll: 
         query={active}
         what="environments"
         empty={rows.length === 0}
-        emptyText="Nothing is live. Open a confirmed revision and choose Deploy."
+        emptyText="Nothing is live. Choose Deploy above: it deploys the latest confirmed revision, or one you pick."
       />
       {rows.length > 0 ? (
         <ResourceTable
@@ -97,6 +125,7 @@ function EnvironmentsCard({ ws, prod, poll }: { ws: string; prod: string; poll: 
               priority: 2,
               cell: (d) => <span className="whitespace-nowrap">{formatDateTime(d.started_at)}</span>,
             },
+            ...(canOperate ? [redeployColumn(ws)] : []),
           ]}
         />
       ) : null}
@@ -162,7 +191,7 @@ export function DeploymentsCard({
 }
 
 /** The product page's deployment sections: what is live per environment, then the latest deployments. */
-export function ProductDeployments({ ws, prod }: { ws: string; prod: string }) {
+export function ProductDeployments({ ws, prod, canOperate }: { ws: string; prod: string; canOperate: boolean }) {
   const trpc = useTRPC();
   // Shares its cache entry with the "Latest deployments" card below (same input): while one of
   // them moves, the environments follow every 2 s too.
@@ -175,7 +204,7 @@ export function ProductDeployments({ ws, prod }: { ws: string; prod: string }) {
   const moving = latest.data?.pages.some((p) => p.items.some((d) => inProgress(d.status))) ?? false;
   return (
     <>
-      <EnvironmentsCard ws={ws} prod={prod} poll={moving} />
+      <EnvironmentsCard ws={ws} prod={prod} poll={moving} canOperate={canOperate} />
       <DeploymentsCard
         ws={ws}
         filter={{ product_id: prod }}

@@ -103,7 +103,7 @@ export function ProductView({ ws, prod }: { ws: string; prod: string }) {
         {role && !canFreeze ? (
           <Alert>Only developers, admins and owners can freeze the repository again. You are {role}.</Alert>
         ) : null}
-        <ProductDeployments ws={ws} prod={prod} />
+        <ProductDeployments ws={ws} prod={prod} canOperate={hasRole(role, "developer")} />
         <PushHookCard ws={ws} prod={prod} canManage={hasRole(role, "admin")} />
         <FreezeAgainForm ws={ws} prod={prod} defaultRef={p.ref} canFreeze={canFreeze} />
         <ProductRevisions ws={ws} prod={prod} />

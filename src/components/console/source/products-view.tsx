@@ -14,8 +14,7 @@ import { hasRole, workspaceHref } from "../shell/nav-config";
 import { NewProductForm } from "./new-product-form";
 import { sourceLabel } from "./source-label";
 
-// Older import sites (deployments, releases) take these from here; new code imports them from their own files.
-export { idLinkClass } from "../shared/id-link";
+// The deployments page takes repoName from here; new code imports it from ./source-freeze.
 export { repoName } from "./source-freeze";
 
 const PRODUCT_TONE: Record<TProductStatus, "info" | "success" | "neutral" | "danger"> = {
