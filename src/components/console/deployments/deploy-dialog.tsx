@@ -120,9 +120,14 @@ export function DeployButton({
           redeploy ? "Redeploy this revision" : prod ? "Deploy a revision of this product" : "Deploy this revision"
         }
         description={
-          redeploy
-            ? "The same revision, built and started again; the new deployment replaces this one once it is healthy."
-            : "Capstan installs, builds and starts it, checks its health, then gives it a surface URL."
+          redeploy ? (
+            <>
+              The same revision (<code className="font-mono text-xs break-all">{rev}</code>), built and started again;
+              the new deployment replaces the one running there once it is healthy.
+            </>
+          ) : (
+            "Capstan installs, builds and starts it, checks its health, then gives it a surface URL."
+          )
         }
         footer={
           <>

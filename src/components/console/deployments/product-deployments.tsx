@@ -115,14 +115,14 @@ function EnvironmentsCard({
             {
               key: "rev",
               label: "Revision",
-              priority: 3,
+              priority: 2,
               cell: (d) => <ShortId id={d.revision_id} href={workspaceHref(ws, `/revisions/${d.revision_id}`)} />,
             },
             { key: "surface", label: "Surface", cell: (d) => <SurfaceCell ws={ws} srf={d.surface_id} /> },
             {
               key: "started",
               label: "Started",
-              priority: 2,
+              priority: 3,
               cell: (d) => <span className="whitespace-nowrap">{formatDateTime(d.started_at)}</span>,
             },
             ...(canOperate ? [redeployColumn(ws)] : []),
