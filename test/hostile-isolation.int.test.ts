@@ -214,6 +214,19 @@ const codes = (results: Array<{ error?: string | null; ok?: boolean }>) =>
 
 const cell = (verdict: TVerdict, why: string, evidence: unknown): TCell => ({ verdict, why, evidence });
 
+/** The reconciler's words in the app's run log matching `pattern` (polled ~12 s: it runs every 5 s), or null. */
+async function capstanSaid(ctx: TCtx, pattern: RegExp): Promise<string | null> {
+  for (let i = 0; i < 12; i++) {
+    const logs = await call(ctx, "GET", `/v1/workspaces/${ctx.ws}/deployments/${ctx.a.id}/logs`);
+    const lines = String(logs.json?.run_log ?? "")
+      .split("\n")
+      .filter((l) => l.includes("[capstan] limit reached:") && pattern.test(l));
+    if (lines.length) return lines[lines.length - 1]!.replace(/^.*\[capstan\] limit reached: /, "").slice(0, 400);
+    await sleep(1_000);
+  }
+  return null;
+}
+
 for (const mode of MODES) {
   describe(`hostile app under ${MODE_LABEL[mode]}`, () => {
     let ctx: TCtx | null = null;
@@ -521,14 +534,18 @@ for (const mode of MODES) {
 
       // Bombs, bounded by this test; the neighbour and /readyz are asked throughout.
       const watchedRuns: Record<string, Awaited<ReturnType<typeof watched>>> = {};
+      const said: Record<string, string | null> = {};
       const bomb = async (
         name: "fork-bomb" | "memory-bomb" | "disk-fill",
         params: Record<string, unknown>,
         unit: string,
         max: number,
+        words: RegExp,
       ) => {
         const w = await watched(c, attack(c, name, params));
         watchedRuns[name] = w;
+        // What Capstan said about it in words (the deployment's log), where the host can see the limit.
+        said[name] = w.result.status === 200 ? await capstanSaid(c, words) : null;
         const reason = await capstanReason(c, w.result);
         if (w.result.status !== 200) {
           cells[name] = cell(
@@ -544,8 +561,8 @@ for (const mode of MODES) {
           w.result.json.verdict,
           w.result.json.verdict === "allowed"
             ? `${got} of ${max} ${unit}, unchallenged`
-            : `stopped at ${got} of ${max} ${unit} (${e.fork_error ?? e.error ?? e.signal ?? "?"})`,
-          { ...e, reason },
+            : `stopped at ${got} of ${max} ${unit} (${e.fork_error ?? e.error ?? e.signal ?? "?"})${said[name] ? `; Capstan: "${said[name]}"` : "; Capstan saw nothing"}`,
+          { ...e, reason, capstan_said: said[name] },
         );
       };
       const limits = c.isolation;
@@ -554,9 +571,9 @@ for (const mode of MODES) {
       const memMax = Math.min(4096, Math.max(1024, 2 * (memLimit > 1e6 ? memLimit / 2 ** 20 : memLimit)));
       const diskLimit = reportedLimit(limits, ["disk"]) ?? 0;
       const diskMax = Math.min(4096, Math.max(1024, 2 * (diskLimit > 1e6 ? diskLimit / 2 ** 20 : diskLimit)));
-      await bomb("fork-bomb", { max: forkMax, hold_ms: 2_000 }, "processes", forkMax);
-      await bomb("disk-fill", { max_mb: diskMax, token }, "MiB", diskMax);
-      await bomb("memory-bomb", { max_mb: memMax }, "MiB", memMax);
+      await bomb("fork-bomb", { max: forkMax, hold_ms: 2_000 }, "processes", forkMax, /forks? (was|were) refused/);
+      await bomb("disk-fill", { max_mb: diskMax, token }, "MiB", diskMax, /filled its disk/);
+      await bomb("memory-bomb", { max_mb: memMax }, "MiB", memMax, /killed that process/);
 
       // The log: the launcher caps it (CAPSTAN_RUNNER_LOG_MAX_BYTES, one previous generation kept).
       const lf = await attack(c, "log-flood", { mb: 32 });
@@ -634,6 +651,20 @@ for (const mode of MODES) {
       }
       if (mode === "gvisor") {
         for (const [id, v] of Object.entries(cells)) expect(v.verdict, `${id}: ${v.why}`).not.toBe("allowed");
+      } else {
+        // Where the host sees the limit (pids and memory cgroups), the app keeps serving and Capstan says so in words:
+        // the pids cgroup refuses the forks (not RLIMIT_NPROC before it), and only the bomb's child is OOM-killed.
+        const by = (k: string) => String((c.isolation as any)?.limits?.[k]?.by ?? ""); // eslint-disable-line @typescript-eslint/no-explicit-any
+        if (/_pids/.test(by("processes"))) {
+          expect((watchedRuns["fork-bomb"]!.result as { status: number }).status, cells["fork-bomb"]!.why).toBe(200);
+          expect(said["fork-bomb"], cells["fork-bomb"]!.why).toMatch(/\d+ forks? (was|were) refused/);
+        }
+        if (/_memory/.test(by("memory_bytes"))) {
+          expect((watchedRuns["memory-bomb"]!.result as { status: number }).status, cells["memory-bomb"]!.why).toBe(
+            200,
+          );
+          expect(said["memory-bomb"], cells["memory-bomb"]!.why).toMatch(/killed that process .*kept running/);
+        }
       }
       // The isolation report never claims more than the run shows: a limit it reports as enforced stopped its bomb.
       for (const [bombName, words] of [

@@ -7,6 +7,7 @@ import { db } from "@/server/platform/db/client";
 import { env, resetEnvCache } from "@/server/platform/env";
 import { runner, type TRuntimeState } from "@/server/runtime";
 import { DEFAULT_PLAN_LIMITS } from "@/server/runtime/limits";
+import { RUNNER_TASKS } from "@/server/runtime/local-deploy";
 import { resetHostProbe } from "@/server/runtime/sandbox";
 import { api, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import { bootBridgeApp } from "./support/bridge-fixtures";
@@ -98,6 +99,24 @@ for (const mode of ["bubblewrap", "gvisor"] as const) {
 
     afterAll(() => useMode(null));
 
+    const invoke = async (p: string) => {
+      const ses = must(
+        await api("POST", "/v1/sessions", { token: owner.token, body: { surface_id: d.surface_id } }),
+        201,
+        "session",
+      );
+      const inv = must(
+        await api("POST", `/v1/sessions/${ses.id}/invocations`, {
+          token: owner.token,
+          body: { kind: "http_request", method: "GET", path: p, body_evidence: null },
+        }),
+        201,
+        "invoke",
+      );
+      expect(inv.admission.outcome).toBe("admitted");
+      return inv;
+    };
+
     it("runs the app in this mode when the host offers it, else refuses the mode by name", () => {
       if (!offered) {
         expect(refusal).toMatch(new RegExp(`CAPSTAN_RUNNER_SANDBOX=${mode}`));
@@ -161,14 +180,37 @@ for (const mode of ["bubblewrap", "gvisor"] as const) {
       expect(d.isolation.resource_limits).toBe(Object.values(l).every((v) => (v as { enforced: boolean }).enforced));
     });
 
-    it("a fork bomb stops at the process limit and the app keeps serving", async () => {
+    it("a fork bomb stops at the process limit; where the pids cgroup refuses, the request and the log say how many forks were refused in words; the app keeps serving", async () => {
       if (!offered) return;
       const r = await viaPath(d.surface_id, "/fork?n=200");
       expect(r.status, r.text).toBe(200);
       if (d.isolation.limits.processes.enforced) {
-        expect(r.json.started, JSON.stringify(r.json)).toBeLessThanOrEqual(ASKED.processes);
+        // The cgroup's cap is the limit plus Capstan's own tasks (bubblewrap, the launcher); the app's tasks count too.
+        expect(r.json.started, JSON.stringify(r.json)).toBeLessThanOrEqual(ASKED.processes + RUNNER_TASKS);
         expect(r.json.refused).toBeGreaterThan(0);
       }
+      // The same bomb as an invocation: the request that met the limit fails in words, the app's answer kept.
+      const inv = await invoke("/fork");
+      const byCgroup = mode !== "gvisor" && /_pids/.test(d.isolation.limits.processes.by ?? "");
+      if (byCgroup) {
+        expect(inv.execution.status).toBe("failed");
+        expect(inv.execution.failure).toMatchObject({
+          code: "isolation_violation",
+          message: expect.stringMatching(/limit of 48; \d+ forks? (was|were) refused\. The app answered 200\./),
+        });
+        expect(inv.execution.result.http_status).toBe(200);
+        const report = await reconcileRunner();
+        expect(report.violated).not.toContain(d.id);
+        const logs = must(await get(`/deployments/${d.id}/logs`), 200, "logs");
+        expect(logs.run_log).toMatch(
+          /limit reached: .*more processes than its limit of 48; \d+ forks? (was|were) refused/,
+        );
+      } else {
+        // Under gVisor the forks are refused inside its own kernel, where the host cannot count them: the app's
+        // own error (EAGAIN) is the only reason, and the request completes with the app's answer.
+        expect(inv.execution.status, JSON.stringify(inv.execution.failure)).toBe("completed");
+      }
+      expect(must(await get(`/deployments/${d.id}`), 200, "dep").status).toBe("active");
       expect((await viaPath(d.surface_id, "/health")).status).toBe(200);
       expect((await viaPath(n.surface_id, "/health")).status).toBe(200);
     });
@@ -185,6 +227,40 @@ for (const mode of ["bubblewrap", "gvisor"] as const) {
       expect(logs.run_log).toMatch(/limit reached: .*filled its disk of 96 MiB/);
       expect(must(await get(`/deployments/${d.id}`), 200, "dep").status).toBe("active");
       expect((await viaPath(d.surface_id, "/health")).status).toBe(200);
+    });
+
+    it("a child process killed on the memory limit fails its request in words but not the deployment; the app keeps answering 200", async () => {
+      if (!offered) return;
+      const inv = await invoke("/memory-child");
+      const child = await viaPath(d.surface_id, "/health");
+      if (!d.isolation.limits.memory_bytes.enforced) return;
+      if (mode === "gvisor" && child.status !== 200) {
+        // Under gVisor the host's OOM killer sees one sandbox, not the child: the whole app goes, and that is fatal.
+        expect(inv.execution.failure).toMatchObject({
+          code: "isolation_violation",
+          message: expect.stringMatching(/The app used more than its memory limit of 256 MiB and the kernel killed it/),
+        });
+        // (The next test's reconciliation ends the deployment with isolation_violation.)
+        return;
+      }
+      expect(child.status, child.text).toBe(200);
+      expect(inv.execution.result.http_status).toBe(200);
+      expect(inv.execution.failure).toMatchObject({
+        code: "isolation_violation",
+        message: expect.stringMatching(
+          /A process of the app used more than the deployment's memory limit of 256 MiB and the kernel killed that process .*kept running\. The app answered 200\./,
+        ),
+      });
+      const report = await reconcileRunner();
+      expect(report.violated).not.toContain(d.id);
+      expect(report.adopted).toContain(d.id);
+      const dep = must(await get(`/deployments/${d.id}`), 200, "dep");
+      expect(dep.status).toBe("active");
+      const logs = must(await get(`/deployments/${d.id}/logs`), 200, "logs");
+      expect(logs.run_log).toMatch(/limit reached: .*killed that process/);
+      // A later request that meets no limit completes.
+      const again = await invoke("/health");
+      expect(again.execution.status, JSON.stringify(again.execution.failure)).toBe("completed");
     });
 
     it("a memory bomb ends the request and the deployment with isolation_violation in words; the neighbour and /readyz keep answering", async () => {

@@ -7,7 +7,8 @@
  *    writes its stdout/stderr to a log file, each line prefixed with the
  *    ISO time it was written, rotated at `log_max` bytes (the log and one
  *    previous generation are kept; Capstan flushes it to the blob store in
- *    segments meanwhile);
+ *    segments meanwhile); a write that fails (a full disk) is dropped and
+ *    counted in the log once the disk has room again, never fatal;
  *  - serves ingress: a Unix socket that forwards each connection to the
  *    app's 127.0.0.1:<port> (inside the sandbox's own network namespace);
  *  - serves the Bridge: 127.0.0.1:<bridge_port> forwarded to a Unix socket
@@ -34,15 +35,30 @@ if (cfg.hold) {
 }
 let out = fs.openSync(cfg.log, "a");
 let size = fs.fstatSync(out).size;
+// A write that fails (the app filled its disk: ENOSPC) drops the output and is counted, never ends the launcher.
+let dropped = 0;
 function write(chunk) {
-  if (size + chunk.length > cfg.log_max) {
-    fs.closeSync(out);
-    try { fs.renameSync(cfg.log, cfg.log + ".1"); } catch {}
-    out = fs.openSync(cfg.log, "a");
-    size = 0;
+  try {
+    if (out !== null && size + chunk.length > cfg.log_max) {
+      fs.closeSync(out);
+      out = null;
+      try { fs.renameSync(cfg.log, cfg.log + ".1"); } catch {}
+    }
+    if (out === null) {
+      out = fs.openSync(cfg.log, "a");
+      size = fs.fstatSync(out).size;
+    }
+    if (dropped) {
+      const n = Buffer.from(new Date().toISOString() + " [capstan] " + dropped + " bytes of the app's output were dropped: its disk was full\n");
+      fs.writeSync(out, n);
+      size += n.length;
+      dropped = 0;
+    }
+    fs.writeSync(out, chunk);
+    size += chunk.length;
+  } catch {
+    dropped += chunk.length;
   }
-  fs.writeSync(out, chunk);
-  size += chunk.length;
 }
 const stamp = () => new Date().toISOString() + " ";
 const note = (s) => write(Buffer.from(stamp() + "[capstan] " + s + "\n"));

@@ -53,8 +53,18 @@ const GVISOR_MIN_HEALTH_MS = 20_000;
 /** Read-only system paths bound into a gVisor container (when they exist on the host). */
 const GVISOR_RO = ["/usr", "/etc/ssl", "/etc/ca-certificates", "/etc/alternatives"];
 
-/** Room above the app's process limit for the sandbox's own host threads (gVisor's kernel, bubblewrap, the launcher). */
-export const pidsMaxFor = (processes: number) => processes * 4 + 256;
+/**
+ * The pids cgroup's cap. Under bubblewrap and none it *is* the process limit, plus RUNNER_TASKS for Capstan's own
+ * tasks: it counts every task of the deployment (bubblewrap, the launcher, the app, their threads and children), and
+ * it refuses first (the rlimit sits above it,
+ * start.ts), so pids.events counts each refused fork and Capstan can say so. Under gVisor the app's processes live in
+ * gVisor's kernel (its own RLIMIT_NPROC refuses them, unseen by the host): the host cap only bounds the sandbox's
+ * own host threads, with room above the app's limit.
+ */
+export const pidsMaxFor = (processes: number, sandbox: THostIsolation["sandbox"]) =>
+  sandbox === "gvisor" ? processes * 4 + 256 : processes + RUNNER_TASKS;
+/** Tasks of Capstan's own in a deployment's pids cgroup under bubblewrap and none: bubblewrap and the launcher's threads. */
+export const RUNNER_TASKS = 32;
 
 export async function deployLocal(ctx: TDeployContext, spec: TDeploySpec): Promise<TDeployOutcome> {
   const { host, root } = ctx;
@@ -232,7 +242,7 @@ export async function deployLocal(ctx: TDeployContext, spec: TDeploySpec): Promi
     CAPSTAN_DEPLOYMENT_ID: spec.deploymentId,
   };
   const cg = host.cgroups;
-  if (cg) await createCgroup(cg, spec.deploymentId, limits, pidsMaxFor(limits.processes));
+  if (cg) await createCgroup(cg, spec.deploymentId, limits, pidsMaxFor(limits.processes, host.sandbox));
   // gVisor applies the cgroup itself (runsc joins the one made above); bubblewrap and plain processes wait to be placed.
   const hold = cg && host.sandbox !== "gvisor" ? path.join(runDir, "go") : null;
   const launch = sandboxed
@@ -286,7 +296,7 @@ export async function deployLocal(ctx: TDeployContext, spec: TDeploySpec): Promi
       cgroups: cg,
       launcherArgv,
       cwdInside,
-      pidsMax: pidsMaxFor(limits.processes),
+      pidsMax: pidsMaxFor(limits.processes, host.sandbox),
       host,
       binds: [
         ...[...ro].map((p) => [p, p, false] as [string, string, boolean]),

@@ -254,16 +254,32 @@ export class LocalRunner implements Runner {
     const host = await this.probe().catch(() => null);
     if (state?.cgroup && host?.cgroups) {
       const c = await cgroupHits(host.cgroups, deploymentId);
+      const times = (n: number) => `${n} time${n === 1 ? "" : "s"}`;
+      const limit = limits ? ` of ${limits.memory_mb} MiB` : "";
+      // Read after the counters: an OOM kill is fatal only when the app itself is gone (the launcher exits with the
+      // app's main process; under gVisor the kill takes the whole sandbox). A child killed alone leaves the app serving.
+      const gone = c.oomKills > 0 && !(await this.isRunning(state));
       if (c.oomKills > 0)
-        hits.push({
-          limit: "memory",
-          fatal: true,
-          message: `The app used more than its memory limit${limits ? ` of ${limits.memory_mb} MiB` : ""} and the kernel killed it (${c.oomKills} time${c.oomKills === 1 ? "" : "s"}).`,
-        });
+        hits.push(
+          gone
+            ? {
+                limit: "memory",
+                fatal: true,
+                count: c.oomKills,
+                message: `The app used more than its memory limit${limit} and the kernel killed it (${times(c.oomKills)}).`,
+              }
+            : {
+                limit: "memory",
+                fatal: false,
+                count: c.oomKills,
+                message: `A process of the app used more than the deployment's memory limit${limit} and the kernel killed that process (${times(c.oomKills)}); the app itself kept running.`,
+              },
+        );
       if (c.pidsRefused > 0)
         hits.push({
           limit: "processes",
           fatal: false,
+          count: c.pidsRefused,
           message: `The app tried to run more processes than its limit${limits ? ` of ${limits.processes}` : ""}; ${c.pidsRefused} fork${c.pidsRefused === 1 ? " was" : "s were"} refused.`,
         });
     }
@@ -271,6 +287,7 @@ export class LocalRunner implements Runner {
       hits.push({
         limit: "disk",
         fatal: false,
+        count: 1,
         message: `The app filled its disk${limits ? ` of ${limits.disk_mb} MiB` : ""} (writes fail with ENOSPC).`,
       });
     }

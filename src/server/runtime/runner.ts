@@ -91,8 +91,12 @@ export type TDeploySpec = {
   limits: TLimits;
 };
 
-/** A limit the app ran into. `fatal`: it ended the app (an OOM kill); otherwise the kernel refused the operation (forks, writes) and the app goes on. */
-export type TLimitHit = { limit: "memory" | "processes" | "disk"; fatal: boolean; message: string };
+/**
+ * A limit the app ran into. `fatal`: it ended the app (an OOM kill of its main process: the app is gone); otherwise
+ * the kernel refused an operation (forks, writes) or killed one of the app's child processes, and the app goes on.
+ * `count`: how many times so far (OOM kills, refused forks; 1 for a full disk), so a caller can tell a new hit.
+ */
+export type TLimitHit = { limit: "memory" | "processes" | "disk"; fatal: boolean; count: number; message: string };
 
 export type TDeployEvidence = {
   build_log: TEvidence | null;

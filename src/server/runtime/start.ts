@@ -10,7 +10,8 @@ import { bwrapArgs, type THostIsolation, type TSandboxMounts } from "./sandbox";
  * How each mode starts a command under the deployment's identity and
  * limits (docs/decisions.md "Enforced isolation"):
  *  - rlimits through `prlimit` (an exec, no extra process): RLIMIT_NPROC
- *    (counted per uid, and the uid is the deployment's own), RLIMIT_DATA
+ *    (counted per uid, and the uid is the deployment's own; above the pids
+ *    cgroup's cap where one applies, so the cgroup refuses), RLIMIT_DATA
  *    when no memory cgroup applies, no core files;
  *  - `nice` when no cpu cgroup weighs it;
  *  - bubblewrap and plain processes are spawned *as* the deployment's uid
@@ -34,13 +35,18 @@ export function limitWrap(
   if (nice > 0) out.push("/usr/bin/nice", "-n", String(nice));
   if (host.prlimit) {
     out.push("/usr/bin/prlimit", "--core=0");
-    // RLIMIT_NPROC counts every process of the real uid: only meaningful (and only safe) for a uid of its own.
-    if (ids.dedicated) out.push(`--nproc=${limits.processes}`);
+    // RLIMIT_NPROC counts every process of the real uid: only meaningful (and only safe) for a uid of its own. Under a
+    // pids cgroup it sits above the cgroup's cap (= the limit), so the cgroup refuses first and counts the refusal in
+    // pids.events; the rlimit stays as a backstop should the launcher not be placed in its cgroup.
+    if (ids.dedicated) out.push(`--nproc=${opts.cgroups ? nprocAboveCgroup(limits.processes) : limits.processes}`);
     if (!opts.cgroups) out.push(`--data=${limits.memory_mb * 1024 * 1024}`);
     out.push("--");
   }
   return [...out, ...argv];
 }
+
+/** RLIMIT_NPROC where a pids cgroup caps the deployment at `processes`: above it, never the one that refuses. */
+export const nprocAboveCgroup = (processes: number) => processes * 2 + 128;
 
 const asUser = (ids: TIds) => (ids.dedicated ? { uid: ids.uid, gid: ids.gid } : {});
 

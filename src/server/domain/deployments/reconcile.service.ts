@@ -11,8 +11,10 @@ import { deploymentBridge, retire } from "./lifecycle";
  *  - an active deployment whose process is alive is adopted (its Bridge
  *    socket served again by this process after a restart of Capstan);
  *  - an active deployment that ran into one of its limits (runner's
- *    limitHits: OOM kill, refused forks, full disk) is marked `failed` with
+ *    limitHits: an OOM kill that took the app itself) is marked `failed` with
  *    reason_code `isolation_violation` and a finding per limit in words;
+ *    refused forks, a full disk and a child process OOM-killed while the app
+ *    kept running are written once each to the deployment's log;
  *  - an active deployment whose process is gone is marked `failed`
  *    (reason_code `process_exited`, the last lines of its log as a finding),
  *    its surface expires;
@@ -62,9 +64,13 @@ export async function reconcileRunner(): Promise<TReconcileReport> {
       report.interrupted.push(dep.id);
       continue;
     }
-    // A limit that ended the app (an OOM kill) ends the deployment with the reason in words (and its
-    // deployment.changed event); refused forks or writes are contained and go to the deployment's log.
-    const hits = await r.limitHits(dep.id, state).catch(() => []);
+    // A limit that ended the app (an OOM kill of the app itself) ends the deployment with the reason in words (and
+    // its deployment.changed event); refused forks or writes, and a child process killed on the memory limit while
+    // the app kept running, are contained and go to the deployment's log.
+    let hits = await r.limitHits(dep.id, state).catch(() => []);
+    // The launcher exits just after the app it ran was killed: a process found gone now is asked about once more.
+    if (hits.some((h) => h.limit === "memory" && !h.fatal) && state && !(await r.isRunning(state)))
+      hits = await r.limitHits(dep.id, state).catch(() => hits);
     const fatal = hits.filter((h) => h.fatal);
     if (fatal.length) {
       logger.warn("runtime.isolation_violation", {

@@ -5,7 +5,7 @@ import { scopedDb } from "@/server/platform/db/scoped";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { signToken } from "@/server/domain/signing-keys/jwt.service";
-import { runner, type TRuntimeState } from "@/server/runtime";
+import { runner, type TLimitHit, type TRuntimeState } from "@/server/runtime";
 import { runnerFor, upstreamFor } from "@/server/domain/runners/runner-hosts.service";
 import { requestOnce } from "@/server/runtime/surface-proxy";
 import { putEvidence, type TEvidenceGrant } from "@/server/domain/source/evidence.service";
@@ -27,6 +27,11 @@ import type { InvocationTiming } from "./invocation-timing";
  *     the invocation always ends recorded, never left admitted without an execution
  *   the app died or hung on a limit  -> failed, isolation_violation (the
  *     limits it ran into, in words: OOM kill, refused forks, full disk)
+ *   the app answered, but ran into a limit meanwhile (a child process
+ *     OOM-killed, forks refused, its disk filled: a counter that grew
+ *     during the call) -> failed, isolation_violation in words, with the
+ *     app's http_status and body kept; the app goes on serving. Concurrent
+ *     calls to one deployment share the counters, so each of them is told.
  * (`cancelled` is not produced by the local runner.)
  * Usage: duration_ms is wall time; cpu_ms the CPU time the deployment's
  * processes used during the execution (concurrent executions on one
@@ -112,7 +117,7 @@ export async function executeInvocation(
   const r = await runnerFor(deployment.runnerHost);
   const upstream = await upstreamFor(deployment);
   // Independent, so together: the runner token, and (best effort: a remote host may not answer) logs and usage before.
-  const [{ token }, logFrom, before] = await Promise.all([
+  const [{ token }, logFrom, before, hitsBefore] = await Promise.all([
     signToken({
       audience: "runner",
       subject: executionId,
@@ -129,6 +134,7 @@ export async function executeInvocation(
     }),
     r.logSize(deployment.id).catch(() => 0),
     r.usage(state).catch(() => null),
+    hitsOf(deployment, state),
   ]);
   timing?.mark("execution");
   const t0 = performance.now();
@@ -179,12 +185,13 @@ export async function executeInvocation(
   };
   if (!answer.ok) {
     // The app died or hung on one of its limits: the request ends as an isolation violation, in words.
-    const hits =
-      deployment.runnerHost === runner().hostId
-        ? await runner()
-            .limitHits(deployment.id, state)
-            .catch(() => [])
-        : [];
+    let hits = newHits(await hitsOf(deployment, state), hitsBefore, true);
+    // The connection drops as the kernel kills the app; its launcher (under gVisor, runsc tearing the sandbox down)
+    // exits a moment later: while only a "child" kill is seen, ask again for up to 2 s.
+    for (let i = 0; i < 8 && hits.some((h) => h.limit === "memory" && !h.fatal); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      hits = newHits(await hitsOf(deployment, state), hitsBefore, true);
+    }
     if (hits.length) {
       return {
         ...common,
@@ -217,6 +224,18 @@ export async function executeInvocation(
       failure: { code: "runtime_error", message: String(lost).slice(0, 2048) },
       result: { http_status: answer.status, body_evidence: null },
     };
+  // A limit met during the call while the app kept serving: the call fails in words, the answer is kept.
+  const met = newHits(await hitsOf(deployment, state), hitsBefore, false);
+  if (met.length)
+    return {
+      ...common,
+      status: "failed",
+      failure: {
+        code: "isolation_violation",
+        message: `${met.map((h) => h.message).join(" ")} The app answered ${answer.status}.`.slice(0, 2048),
+      },
+      result: { http_status: answer.status, body_evidence: bodyEvidence },
+    };
   if (answer.status >= 500) {
     return {
       ...common,
@@ -232,3 +251,15 @@ export async function executeInvocation(
     result: { http_status: answer.status, body_evidence: bodyEvidence },
   };
 }
+
+/** The limits the deployment ran into so far, where this process runs its runner (else none known). */
+function hitsOf(deployment: Deployment, state: TRuntimeState) {
+  if (deployment.runnerHost !== runner().hostId) return Promise.resolve([]);
+  return runner()
+    .limitHits(deployment.id, state)
+    .catch(() => []);
+}
+
+/** The hits that grew since `before` (and, with `fatal`, any that ended the app). */
+const newHits = (after: TLimitHit[], before: TLimitHit[], fatal: boolean) =>
+  after.filter((h) => (fatal && h.fatal) || h.count > (before.find((b) => b.limit === h.limit)?.count ?? 0));
