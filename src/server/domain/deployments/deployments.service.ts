@@ -91,6 +91,15 @@ export function authorize(
     });
     return { blocked: "build_plan_missing", findings, unenforcedRun: false };
   }
+  // Capstan not running as root (the shipped image: uid 10001): the app cannot get a uid of its own. Said in words.
+  if (isolation.identity && !isolation.identity.dedicated) {
+    findings.push({
+      kind: "isolation",
+      severity: "warning",
+      code: "identity_shared",
+      message: `Capstan does not run as root on this runner, so the app runs as Capstan's own uid${isolation.identity.uid !== null ? ` ${isolation.identity.uid}` : ""}, not a uid of its own: only the sandbox separates it from Capstan's files and processes and from the other deployments${isolation.sandbox === "none" ? " (and there is no sandbox: it can read Capstan's files and environment)" : ""}; no per-uid process limit and no disk cap (tmpfs) apply.`,
+    });
+  }
   if (!isolation.enforced) {
     if (environmentType === "production" && !allowUnenforcedProduction) {
       findings.push({
