@@ -221,7 +221,12 @@ async function capstanSaid(ctx: TCtx, pattern: RegExp): Promise<string | null> {
     const lines = String(logs.json?.run_log ?? "")
       .split("\n")
       .filter((l) => l.includes("[capstan] limit reached:") && pattern.test(l));
-    if (lines.length) return lines[lines.length - 1]!.replace(/^.*\[capstan\] limit reached: /, "").slice(0, 400);
+    if (lines.length)
+      return lines[lines.length - 1]!.replace(/^.*\[capstan\] limit reached: /, "")
+        .split(/(?<=\.) (?=[A-Z])/)
+        .filter((sentence) => pattern.test(sentence))
+        .join(" ")
+        .slice(0, 400);
     await sleep(1_000);
   }
   return null;
@@ -546,11 +551,17 @@ for (const mode of MODES) {
         watchedRuns[name] = w;
         // What Capstan said about it in words (the deployment's log), where the host can see the limit.
         said[name] = w.result.status === 200 ? await capstanSaid(c, words) : null;
-        const reason = await capstanReason(c, w.result);
+        let reason = await capstanReason(c, w.result);
         if (w.result.status !== 200) {
+          // The reconciler (every 5 s) ends the deployment with its reason in words: wait for it.
+          for (let i = 0; i < 15 && reason.deployment_status === "active"; i++) {
+            await sleep(1_000);
+            reason = await capstanReason(c, w.result);
+          }
+          const words = reason.findings.find((f: string) => f.startsWith(`${reason.reason_code}:`));
           cells[name] = cell(
             "contained",
-            `the app was stopped (${reason.request_detail ?? reason.reason_code ?? `HTTP ${w.result.status}`})`,
+            `the app was stopped (${reason.reason_code ? `${words ?? reason.reason_code}`.replace(/\s+/g, " ").slice(0, 220) : (reason.request_detail ?? `HTTP ${w.result.status}`)})`,
             { reason },
           );
           return;
@@ -572,8 +583,6 @@ for (const mode of MODES) {
       const diskLimit = reportedLimit(limits, ["disk"]) ?? 0;
       const diskMax = Math.min(4096, Math.max(1024, 2 * (diskLimit > 1e6 ? diskLimit / 2 ** 20 : diskLimit)));
       await bomb("fork-bomb", { max: forkMax, hold_ms: 2_000 }, "processes", forkMax, /forks? (was|were) refused/);
-      await bomb("disk-fill", { max_mb: diskMax, token }, "MiB", diskMax, /filled its disk/);
-      await bomb("memory-bomb", { max_mb: memMax }, "MiB", memMax, /killed that process/);
 
       // The log: the launcher caps it (CAPSTAN_RUNNER_LOG_MAX_BYTES, one previous generation kept).
       const lf = await attack(c, "log-flood", { mb: 32 });
@@ -616,6 +625,12 @@ for (const mode of MODES) {
               during,
               failures: busy.failures,
             });
+
+      // Last, the bombs that may end the app, so the attacks above run on a live one: under gVisor the host's OOM
+      // killer sees one sandbox, so the memory bomb's child takes the whole app; the disk is a tmpfs, whose pages
+      // count against the memory cgroup too, so a fill past the memory limit ends the app (an OOM kill) in every mode.
+      await bomb("memory-bomb", { max_mb: memMax }, "MiB", memMax, /killed that process/);
+      await bomb("disk-fill", { max_mb: diskMax, token }, "MiB", diskMax, /filled its disk/);
 
       // --- What must hold in this mode. ---
       for (const [id] of ATTEMPTS)

@@ -59,10 +59,12 @@ const GVISOR_RO = ["/usr", "/etc/ssl", "/etc/ca-certificates", "/etc/alternative
  * it refuses first (the rlimit sits above it,
  * start.ts), so pids.events counts each refused fork and Capstan can say so. Under gVisor the app's processes live in
  * gVisor's kernel (its own RLIMIT_NPROC refuses them, unseen by the host): the host cap only bounds the sandbox's
- * own host threads, with room above the app's limit.
+ * own host threads, with room above the app's limit. It must never be reached: a host thread refused to gVisor's
+ * kernel ends the whole sandbox (measured: at processes x 4 + 256 a fork bomb of 93 processes under the ptrace
+ * platform hit it and the sandbox died), so it is processes x 16 + 512.
  */
 export const pidsMaxFor = (processes: number, sandbox: THostIsolation["sandbox"]) =>
-  sandbox === "gvisor" ? processes * 4 + 256 : processes + RUNNER_TASKS;
+  sandbox === "gvisor" ? processes * 16 + 512 : processes + RUNNER_TASKS;
 /** Tasks of Capstan's own in a deployment's pids cgroup under bubblewrap and none: bubblewrap and the launcher's threads. */
 export const RUNNER_TASKS = 32;
 
