@@ -159,9 +159,11 @@ export async function executeInvocation(
       });
   const durationMs = Math.round(performance.now() - t0);
   timing?.mark("app");
-  const [after, logText] = await Promise.all([
+  // Together, off the answer's path: usage after, the app's log meanwhile, and the limit counters after the call.
+  const [after, logText, hitsAfter] = await Promise.all([
     r.usage(state).catch(() => null),
     r.logSince(deployment.id, logFrom, MAX_LOG_BYTES).catch(() => ""),
+    hitsOf(deployment, state),
   ]);
   const cpuMs = before && after ? Math.min(Math.max(0, after.cpuMs - before.cpuMs), durationMs * CORES) : null;
   const finishedAt = new Date();
@@ -185,6 +187,7 @@ export async function executeInvocation(
   };
   if (!answer.ok) {
     // The app died or hung on one of its limits: the request ends as an isolation violation, in words.
+    // Read again now (not hitsAfter): the kernel may count the kill a moment after the connection dropped.
     let hits = newHits(await hitsOf(deployment, state), hitsBefore, true);
     // The connection drops as the kernel kills the app; its launcher (under gVisor, runsc tearing the sandbox down)
     // exits a moment later: while only a "child" kill is seen, ask again for up to 2 s.
@@ -225,7 +228,7 @@ export async function executeInvocation(
       result: { http_status: answer.status, body_evidence: null },
     };
   // A limit met during the call while the app kept serving: the call fails in words, the answer is kept.
-  const met = newHits(await hitsOf(deployment, state), hitsBefore, false);
+  const met = newHits(hitsAfter, hitsBefore, false);
   if (met.length)
     return {
       ...common,
