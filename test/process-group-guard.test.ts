@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -35,7 +35,18 @@ describe("process-group guard", () => {
     const exited = (c: typeof inOurGroup) => new Promise((r) => c.once("exit", (_code, sig) => r(sig)));
     const a = exited(inOurGroup);
     const b = exited(detached);
-    await new Promise((r) => setTimeout(r, 200));
+    // Reap once both carry the marker (exec done), polled with a deadline rather than a fixed wait.
+    const named = (pid?: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`${dir}/state`);
+      } catch {
+        return false;
+      }
+    };
+    for (const deadline = Date.now() + 10_000; !(named(inOurGroup.pid) && named(detached.pid));) {
+      if (Date.now() > deadline) throw new Error("the children never started");
+      await new Promise((r) => setTimeout(r, 10));
+    }
     reapUnder(dir);
     expect(await a).toBe("SIGKILL");
     expect(await b).toBe("SIGKILL");
