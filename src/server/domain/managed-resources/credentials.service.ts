@@ -78,18 +78,9 @@ export async function rotateCredentials(
     }
     return { r, pending: await insertPending(tx, r, caller, "primary") };
   });
-  const password = randomBytes(32).toString("base64url");
-  try {
-    await createPrimaryRole({
-      owner: r.dbName!,
-      role: pending.roleName,
-      database: r.dbName!,
-      verifier: scramVerifier(password),
-      connectionLimit: await planLimit(workspaceId),
-    });
-  } catch (err) {
-    return failPending(r, pending, err, caller.correlationId);
-  }
+  const made = await makeRole(createPrimaryRole, r, pending, workspaceId);
+  if ("failed" in made) return failPending(r, pending, made.failed, caller.correlationId);
+  const { password } = made;
   const result = await scopedDb(workspaceId).$transaction(async (tx) => {
     const cur = await lockRow(tx, workspaceId, id);
     // The worker fails a pending credential under the same row lock: if it gave up on this one, change nothing.
@@ -150,6 +141,28 @@ export async function rotateCredentials(
   };
 }
 
+/** A new login role with a fresh password (its SCRAM verifier computed here), or why PostgreSQL refused it. */
+async function makeRole(
+  create: typeof createPrimaryRole,
+  r: { dbName: string | null },
+  pending: { roleName: string },
+  workspaceId: string,
+): Promise<{ password: string } | { failed: unknown }> {
+  const password = randomBytes(32).toString("base64url");
+  try {
+    await create({
+      owner: r.dbName!,
+      role: pending.roleName,
+      database: r.dbName!,
+      verifier: scramVerifier(password),
+      connectionLimit: await planLimit(workspaceId),
+    });
+    return { password };
+  } catch (err) {
+    return { failed: err };
+  }
+}
+
 /** Drops what is due now instead of at the next worker pass; a failure is left to the worker. */
 async function retireNow(r: TMres, correlationId: string): Promise<void> {
   const due = await scopedDb(r.workspaceId).managedResourceCredential.findMany({
@@ -208,18 +221,9 @@ export async function createReadOnlyCredential(
     }
     return { r, pending: await insertPending(tx, r, caller, "read_only") };
   });
-  const password = randomBytes(32).toString("base64url");
-  try {
-    await createReadOnlyRole({
-      owner: r.dbName!,
-      role: pending.roleName,
-      database: r.dbName!,
-      verifier: scramVerifier(password),
-      connectionLimit: await planLimit(workspaceId),
-    });
-  } catch (err) {
-    return failPending(r, pending, err, caller.correlationId);
-  }
+  const made = await makeRole(createReadOnlyRole, r, pending, workspaceId);
+  if ("failed" in made) return failPending(r, pending, made.failed, caller.correlationId);
+  const { password } = made;
   const active = await scopedDb(workspaceId).$transaction(async (tx) => {
     const cur = await lockRow(tx, workspaceId, id);
     const row = await activate(tx, pending, caller.correlationId);
