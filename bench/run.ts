@@ -361,7 +361,8 @@ if (!ONLY || ONLY.has("outbox")) {
 }
 
 // The floor under the record commit (issue #34 item 2): a one-row durable commit on a connection of our own to the
-// same database, beside the server's own Server-Timing `record` (the record statement's group commit) at c=1.
+// same database, beside the server's own Server-Timing at c=1: `commit` (the record statement's round trip, commit
+// included, as the server timed it) and `record` (that plus the output check, pricing and the group commit's queue).
 const floor = await commitFloor(env.DATABASE_URL!);
 const ai1Timing = (
   out["ai.generate"]?.c1 as Record<string, { server_timing_p50_ms?: Record<string, number> }> | undefined
@@ -369,6 +370,7 @@ const ai1Timing = (
 const commits = {
   durable_commit_floor_p50_ms: floor.p50,
   durable_commit_floor_p99_ms: floor.p99,
+  record_statement_p50_ms_c1: ai1Timing?.commit ?? null,
   record_p50_ms_c1: ai1Timing?.record ?? null,
   reserve_p50_ms_c1: ai1Timing?.reserve ?? null,
 };

@@ -6,7 +6,6 @@ import {
   admitUsage,
   finishTicket,
   settleTicket,
-  ticketDurable,
   ticketBinding,
   type TTicket,
 } from "@/server/domain/usage/leases.service";
@@ -304,9 +303,7 @@ export async function invoke(
           throw err;
         })
       : null;
-  // The draw's journal line reached the disk while the provider answered (leases.service.ts); wait for it here.
-  await ticketDurable(ticket);
-  await recordCapabilityCall({
+  timing.commitMs = await recordCapabilityCall({
     id,
     workspaceId: caller.workspaceId,
     productId: caller.productId,

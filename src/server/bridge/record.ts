@@ -57,7 +57,8 @@ export type TRecord = {
   charge?: { micros: bigint; currency: string; rateCardVersionId: string } | null;
 };
 
-export async function recordCapabilityCall(r: TRecord): Promise<void> {
+/** Resolves once committed, with the record statement's round trip in ms (null on the audited path). */
+export async function recordCapabilityCall(r: TRecord): Promise<number | null> {
   observeBridgeCall({
     capability: r.capability,
     outcome: r.outcome,
@@ -70,7 +71,8 @@ export async function recordCapabilityCall(r: TRecord): Promise<void> {
     if (env().CAPSTAN_BRIDGE_RECORDS === "batched") return records.add(r);
     return insertBatch([r]);
   }
-  return recordAudited(r);
+  await recordAudited(r);
+  return null;
 }
 
 /**
@@ -280,10 +282,10 @@ async function settleIn(tx: Prisma.TransactionClient, batch: TRecord[]): Promise
  * retried record by record, so one bad record fails only its own call.
  */
 const FLUSH_MAX = 100;
-const records = new GroupCommit<TRecord, void>(async (batch) => {
+const records = new GroupCommit<TRecord, number>(async (batch) => {
   // One batch in flight per process: on the hot pg pool, without the ORM's per-query work.
-  await insertBatch(batch);
-  return batch.map(() => undefined);
+  const ms = await insertBatch(batch);
+  return batch.map(() => ms);
 }, FLUSH_MAX);
 
 /** Resolves once every record handed over so far is written (shutdown drain, tests, bench). */
@@ -322,7 +324,8 @@ const RECORD_SQL = `
       AS e(id, ws, type, version, subject, corr, data, at)
    WHERE e.subject IN (SELECT id FROM inv)`;
 
-async function insertBatch(batch: TRecord[]): Promise<void> {
+/** Writes the batch; resolves with the statement's round trip (ms) once it committed. */
+async function insertBatch(batch: TRecord[]): Promise<number> {
   const charge = (r: TRecord) => (r.charge ? r.charge.micros.toString() : null);
   const drw = batch.flatMap((r) => (r.settle?.ticket.kind === "draw" ? [{ r, s: r.settle, d: r.settle.ticket }] : []));
   const rsv = batch.flatMap((r) =>
@@ -339,6 +342,7 @@ async function insertBatch(batch: TRecord[]): Promise<void> {
   }
   const col = <T>(f: (r: TRecord) => T) => batch.map(f);
   // Raw SQL on purpose: the Bridge's hot record; every row names its workspace.
+  const startedAt = performance.now();
   await preparedQuery("capstan_bridge_record", RECORD_SQL, [
     drw.map((x) => x.d.leaseId),
     drw.map((x) => x.d.invocationId),
@@ -387,4 +391,5 @@ async function insertBatch(batch: TRecord[]): Promise<void> {
     ev.map((e) => JSON.stringify(e.data)),
     ev.map((e) => e.at.toISOString()),
   ]);
+  return performance.now() - startedAt;
 }

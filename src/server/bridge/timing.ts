@@ -11,7 +11,10 @@
  *   email.send and S3 storage; Capstan's own work for data.kv and the
  *   platform store);
  * - record: output check, pricing, the group-committed record, charge and
- *   events, the idempotent result.
+ *   events, the idempotent result;
+ * - commit (inside record, not a phase of its own): the round trip of the
+ *   record statement that carried this call, commit included, as the server
+ *   saw it (what `npm run bench` sets beside an empty durable commit).
  *
  * `Capstan-Overhead-Ms` is the total minus the upstream provider's time (only
  * when the provider is not Capstan itself), so a provider that sleeps never
@@ -29,6 +32,8 @@ export class BridgeTiming {
   readonly ms: Record<TPhase, number> = { auth: 0, admission: 0, reserve: 0, provider: 0, record: 0 };
   /** True when the provider step waited on an upstream (not the platform's own store). */
   upstream = false;
+  /** The record statement's round trip (part of `record`); null when the call was written another way. */
+  commitMs: number | null = null;
 
   constructor(startedAt = performance.now()) {
     this.startedAt = startedAt;
@@ -55,6 +60,7 @@ export class BridgeTiming {
   headers(now = performance.now()): { "capstan-overhead-ms": string; "server-timing": string } {
     const total = now - this.startedAt;
     const parts = PHASES.map((p) => `${p};dur=${fixed(this.ms[p])}`);
+    if (this.commitMs !== null) parts.push(`commit;dur=${fixed(this.commitMs)}`);
     parts.push(`overhead;dur=${fixed(this.overheadMs(now))}`, `total;dur=${fixed(total)}`);
     return { "capstan-overhead-ms": fixed(this.overheadMs(now)), "server-timing": parts.join(", ") };
   }

@@ -40,6 +40,7 @@ export class FsBlobStore implements BlobStore {
     size: number,
     write: ((fh: import("node:fs/promises").FileHandle) => Promise<void>) | undefined,
     from?: string,
+    retried = false,
   ): Promise<TEvidence & { created: boolean }> {
     const evidence = { uri: blobUri(sha256), sha256, size_bytes: size };
     const final = this.pathFor(sha256);
@@ -48,8 +49,8 @@ export class FsBlobStore implements BlobStore {
     if (existing?.isFile() && existing.size === size) return { ...evidence, created: false };
 
     const tmpDir = path.join(this.rootDir, "tmp");
-    await mkdir(tmpDir, { recursive: true });
-    await mkdir(path.dirname(final), { recursive: true });
+    await this.ensureDir(tmpDir);
+    await this.ensureDir(path.dirname(final));
     const tmp = path.join(tmpDir, `${sha256}.${randomBytes(8).toString("hex")}`);
     try {
       if (from) await copyFile(from, tmp);
@@ -63,9 +64,22 @@ export class FsBlobStore implements BlobStore {
       await rename(tmp, final);
     } catch (err) {
       await rm(tmp, { force: true });
+      // A directory removed behind the store's back (it remembered it made it): make it again, once.
+      if ((err as NodeJS.ErrnoException).code === "ENOENT" && this.dirs.size && !retried) {
+        this.dirs.clear();
+        return this.place(sha256, size, write, from, true);
+      }
       throw err;
     }
     return { ...evidence, created: true };
+  }
+
+  // Directories this store made (or found) already: a put does not ask for them again. deleteAll forgets them.
+  private dirs = new Set<string>();
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.dirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.dirs.add(dir);
   }
 
   async get(sha256: string): Promise<Buffer | null> {
@@ -105,6 +119,7 @@ export class FsBlobStore implements BlobStore {
     if (!this.scoped) throw new Error("the shared store is never emptied");
     const dir = path.join(this.rootDir, "sha256");
     const files = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+    this.dirs.clear();
     await rm(this.rootDir, { recursive: true, force: true });
     return files.filter((f) => f.isFile()).length;
   }

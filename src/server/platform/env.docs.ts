@@ -203,6 +203,11 @@ export const ENV_DOCS: Record<keyof TEnv | (typeof OUTSIDE_SCHEMA)[number], TEnv
     default: "`1000`",
     doc: "Outbox events one dispatcher transaction claims.",
   },
+  CAPSTAN_OUTBOX_COALESCE_MS: {
+    group: "Events and webhooks",
+    default: "`20`",
+    doc: "While events trickle in, the dispatcher runs at most once per this many ms (one transaction per window, not one per Bridge commit); 0 dispatches on every commit. A backlog is drained batch after batch regardless.",
+  },
   CAPSTAN_WEBHOOK_CONCURRENCY: {
     group: "Events and webhooks",
     default: "`64`",

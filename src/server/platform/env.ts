@@ -50,6 +50,8 @@ export const ZEnv = z.object({
     .optional(),
   /** Outbox events one dispatcher transaction claims (docs/decisions.md "Workers that keep up"). */
   CAPSTAN_OUTBOX_BATCH: z.coerce.number().int().min(1).max(10_000).default(1000),
+  /** While events trickle in, at most one dispatch per this many ms (docs/decisions.md "Workers that keep up"). */
+  CAPSTAN_OUTBOX_COALESCE_MS: z.coerce.number().int().min(0).max(5_000).default(20),
   /** Webhook requests in flight per worker process. */
   CAPSTAN_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /** Webhook requests in flight per subscription, across every process. */

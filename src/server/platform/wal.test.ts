@@ -15,36 +15,56 @@ afterEach(() => {
 });
 
 describe("LocalWal", () => {
-  it("has written a record when append returns (before its sync), so a process killed then still leaves it", async () => {
+  it("has written a record when append returns (before any sync), so a process killed then still leaves it", async () => {
     const dir = tmp();
     const wal = new LocalWal(dir, "ins_a");
     const a = wal.append({ i: "cap_1", u: 5 });
     // No await yet: the line is in the file (the kernel's page cache) already; only its fdatasync is pending.
     expect(readFileSync(path.join(dir, "ins_a.0.jsonl"), "utf8")).toBe('{"i":"cap_1","u":5}\n');
     expect(LocalWal.read(dir, "ins_a")).toEqual([{ i: "cap_1", u: 5 }]);
-    await a.durable;
     expect(a.segment).toBe(0);
+    await wal.sync();
+    expect(wal.syncsDone()).toBe(1);
     await wal.close();
   });
 
-  it("group-commits the syncs of appends made while one is in flight, and every durable promise resolves", async () => {
+  it("syncs a line still outstanding after the delay, once for all the lines written meanwhile", async () => {
     const dir = tmp();
-    const wal = new LocalWal(dir, "ins_b");
+    const wal = new LocalWal(dir, "ins_b", 20);
     const appended = Array.from({ length: 50 }, (_, n) => wal.append({ i: `cap_${n}` }));
-    await Promise.all(appended.map((a) => a.durable));
+    expect(wal.syncsDone()).toBe(0);
+    const deadline = Date.now() + 5_000;
+    while (wal.syncsDone() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(wal.syncsDone()).toBe(1);
     expect(LocalWal.read(dir, "ins_b").map((r) => r.i)).toEqual(appended.map((_, n) => `cap_${n}`));
     expect(wal.pending()).toBe(50);
-    for (const a of appended) wal.release(a.segment);
+    for (const a of appended) wal.release(a);
     expect(wal.pending()).toBe(0);
     await wal.close();
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it("keeps a closed journal with records outstanding (recovery reads it), and refuses appends after close", async () => {
+  it("costs no sync for lines released before the delay (their calls were recorded first)", async () => {
     const dir = tmp();
-    const wal = new LocalWal(dir, "ins_c");
-    await wal.append({ i: "cap_open" }).durable;
+    const wal = new LocalWal(dir, "ins_d", 20);
+    for (let n = 0; n < 10; n++) wal.release(wal.append({ i: `cap_${n}` }));
+    await new Promise((r) => setTimeout(r, 80));
+    expect(wal.syncsDone()).toBe(0);
+    // One left outstanding is synced after the delay.
+    wal.append({ i: "cap_slow" });
+    const deadline = Date.now() + 5_000;
+    while (wal.syncsDone() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(wal.syncsDone()).toBe(1);
     await wal.close();
+    expect(LocalWal.read(dir, "ins_d").map((r) => r.i)).toContain("cap_slow");
+  });
+
+  it("keeps a closed journal with records outstanding (recovery reads it, synced), and refuses appends after close", async () => {
+    const dir = tmp();
+    const wal = new LocalWal(dir, "ins_c", 60_000);
+    wal.append({ i: "cap_open" });
+    await wal.close();
+    expect(wal.syncsDone()).toBe(1);
     expect(() => wal.append({ i: "cap_late" })).toThrow(/closed/);
     expect(LocalWal.names(dir)).toEqual(["ins_c"]);
     expect(LocalWal.read(dir, "ins_c")).toEqual([{ i: "cap_open" }]);

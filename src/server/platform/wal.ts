@@ -13,6 +13,7 @@ import {
 import path from "node:path";
 import { promisify } from "node:util";
 import { GroupCommit } from "./group-commit";
+import { logger } from "./logger";
 
 const datasync = promisify(fdatasync);
 
@@ -22,19 +23,23 @@ const datasync = promisify(fdatasync);
  * - `append` writes the line synchronously (one `write(2)` into the kernel's
  *   page cache, no event-loop hop): once it returns the record survives the
  *   process's death (kill -9, a crash), because the kernel still writes it out;
- * - its `durable` promise resolves once an `fdatasync` that started after the
- *   write finished: then it survives the host losing power too. Appends that
- *   arrive while a sync is in flight share the next one (group commit), so
- *   under load one sync serves many.
+ * - a line still outstanding (not released) `syncDelayMs` after it was
+ *   written is synced (`fdatasync`): then it survives the host losing power
+ *   too. A line released sooner costs no sync at all: the Bridge releases a
+ *   draw's line once the call's record committed, and that commit is the
+ *   durable charge. Lines written meanwhile share one sync (group commit).
  * The Bridge's in-flight journal (domain/usage/leases.service.ts) writes the
- * draw before the provider call and awaits `durable` only before the record,
- * so the sync overlaps the provider call (docs/decisions.md "One commit per
- * priced call"). Records are never rewritten; a segment is deleted once every
- * record in it was released (its call's record committed) and a newer segment exists.
+ * draw before the provider call; a call that lasts longer than the delay has its
+ * draw on disk while the provider answers, a fast one is recorded first
+ * (docs/decisions.md "One commit per priced call"). Records are never
+ * rewritten; a segment is deleted once every record in it was released and a
+ * newer segment exists.
  */
 const SEGMENT_BYTES = 4 * 1024 * 1024;
+/** How long a written line may wait for its sync (docs/decisions.md "One commit per priced call"). */
+export const WAL_SYNC_DELAY_MS = 10;
 
-export type TAppended = { segment: number; durable: Promise<void> };
+export type TAppended = { segment: number; seq: number };
 
 export class LocalWal {
   private fd: number | null = null;
@@ -43,22 +48,33 @@ export class LocalWal {
   private outstanding = new Map<number, number>();
   private closed = false;
   private readonly syncs: GroupCommit<null, void>;
+  /** Lines appended so far; lines up to `syncedSeq` are covered by a sync that started (or ran). */
+  private seq = 0;
+  private syncedSeq = 0;
+  /** Lines after `syncedSeq` not released yet: the delayed sync runs only if some are left. */
+  private unsynced = 0;
+  private syncTimer: NodeJS.Timeout | null = null;
+  private syncCount = 0;
 
   constructor(
     private readonly dir: string,
     private readonly name: string,
+    private readonly syncDelayMs = WAL_SYNC_DELAY_MS,
   ) {
     // One flush at a time (GroupCommit), so a rotation never closes a descriptor a sync is using.
     this.syncs = new GroupCommit<null, void>(async (items) => {
-      if (this.fd !== null) await datasync(this.fd);
+      if (this.fd !== null) {
+        this.syncCount++;
+        await datasync(this.fd);
+      }
       if (this.bytes >= SEGMENT_BYTES) this.rotate();
       return items.map(() => undefined);
     }, 1_000_000);
   }
 
   /**
-   * Appends one record: written (it survives the process's death) when this
-   * returns, on disk once `durable` resolves. Throws when it cannot be written.
+   * Appends one record: written (it survives the process's death) when this returns; on disk within
+   * `syncDelayMs` plus one sync unless released before. Throws when it cannot be written.
    */
   append(record: Record<string, unknown>): TAppended {
     if (this.closed) throw new Error("journal closed");
@@ -69,14 +85,43 @@ export class LocalWal {
     const seg = this.segment;
     this.bytes += buf.length;
     this.outstanding.set(seg, (this.outstanding.get(seg) ?? 0) + 1);
-    const durable = this.syncs.add(null);
-    // Awaited later (before the record); a failure must not surface as an unhandled rejection meanwhile.
-    durable.catch(() => undefined);
-    return { segment: seg, durable };
+    const seq = ++this.seq;
+    this.unsynced++;
+    // A full segment is rotated by a sync (after it, within the flush), whatever the lines' state.
+    if (this.bytes >= SEGMENT_BYTES) this.syncLogged();
+    else if (!this.syncTimer) {
+      this.syncTimer = setTimeout(() => {
+        this.syncTimer = null;
+        if (this.unsynced > 0) this.syncLogged();
+      }, this.syncDelayMs);
+      this.syncTimer.unref();
+    }
+    return { segment: seg, seq };
   }
 
-  /** One record of `segment` is finished; an older segment with none left is deleted. */
-  release(segment: number): void {
+  /** Every line written so far reaches the disk (graceful stop, tests); resolves after that sync. */
+  sync(): Promise<void> {
+    this.syncedSeq = this.seq;
+    this.unsynced = 0;
+    return this.syncs.add(null);
+  }
+
+  /** A background sync: a failure is logged (the lines stay written; the next sync tries again). */
+  private syncLogged(): void {
+    this.sync().catch((err: unknown) =>
+      logger.error("journal.sync_failed", { journal: this.name, error: String(err) }),
+    );
+  }
+
+  /** fdatasync calls made so far (tests, bench). */
+  syncsDone(): number {
+    return this.syncCount;
+  }
+
+  /** One record is finished; an older segment with none left is deleted. */
+  release(appended: TAppended): void {
+    const segment = appended.segment;
+    if (appended.seq > this.syncedSeq) this.unsynced--;
     const left = (this.outstanding.get(segment) ?? 1) - 1;
     this.outstanding.set(segment, left);
     if (left <= 0 && segment !== this.segment) {
@@ -99,6 +144,10 @@ export class LocalWal {
   /** Graceful stop with nothing outstanding: the journal has nothing to recover, so its files go. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+    // Lines still outstanding stay for recovery: on disk before the files are left behind.
+    if (this.unsynced > 0) await this.sync().catch(() => undefined);
     await this.syncs.idle();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;

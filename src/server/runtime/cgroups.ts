@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { TLimits } from "./limits";
@@ -121,11 +121,10 @@ export async function cgroupHits(
   deploymentId: string,
 ): Promise<{ oomKills: number; pidsRefused: number }> {
   const rel = cgroupRel(deploymentId);
-  const mem =
-    host.version === "v2"
-      ? await readFile(path.join(host.bases.memory, rel, "memory.events"), "utf8").catch(() => "")
-      : await readFile(path.join(host.bases.memory, rel, "memory.oom_control"), "utf8").catch(() => "");
-  const pids = await readFile(path.join(host.bases.pids, rel, "pids.events"), "utf8").catch(() => "");
+  const mem = kernelFile(
+    path.join(host.bases.memory, rel, host.version === "v2" ? "memory.events" : "memory.oom_control"),
+  );
+  const pids = kernelFile(path.join(host.bases.pids, rel, "pids.events"));
   return { oomKills: counter(mem, "oom_kill"), pidsRefused: counter(pids, "max") };
 }
 
@@ -133,8 +132,21 @@ export async function cgroupHits(
 export async function cgroupMemoryPeak(host: TCgroupHost, deploymentId: string): Promise<number | null> {
   const rel = cgroupRel(deploymentId);
   const file = host.version === "v2" ? "memory.peak" : "memory.max_usage_in_bytes";
-  const v = Number((await readFile(path.join(host.bases.memory, rel, file), "utf8").catch(() => "")).trim());
+  const v = Number(kernelFile(path.join(host.bases.memory, rel, file)).trim());
   return Number.isFinite(v) && v > 0 ? v : null;
+}
+
+/**
+ * A cgroup file's text ("" when it is gone). Read synchronously on purpose: these are the kernel's counters in
+ * memory, never a disk read, and every invocation reads them twice; through the thread pool each read took four
+ * hops queued behind the journal's and the evidence's fsyncs.
+ */
+function kernelFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 /** Removes the deployment's cgroups once their processes are gone (a few tries: the kernel reaps asynchronously). */

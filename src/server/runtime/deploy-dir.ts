@@ -1,5 +1,6 @@
 import { execFile, spawn } from "node:child_process";
-import { chown, mkdir, readFile, rm, statfs } from "node:fs/promises";
+import { statfsSync } from "node:fs";
+import { chown, mkdir, readFile, rm } from "node:fs/promises";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
@@ -44,7 +45,8 @@ export async function makeOwnedDirs(dirs: string[], uid: number, gid: number, ch
 /** True when the tmpfs is full (what the app sees as ENOSPC). */
 export async function diskFull(dir: string): Promise<boolean> {
   try {
-    const s = await statfs(dir);
+    // Synchronous: a tmpfs's counters, asked after every invocation (no disk read, no pool hop).
+    const s = statfsSync(dir);
     return s.blocks > 0 && s.bavail === 0;
   } catch {
     return false;

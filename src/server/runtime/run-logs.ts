@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import path from "node:path";
 
@@ -25,8 +26,13 @@ export const appLogFile = (dir: string) => path.join(dir, "log", "app.log");
 export const runLogTail = (dir: string, maxBytes: number) => tail(appLogFile(dir), maxBytes);
 export const buildLogTail = (dir: string, maxBytes: number) => tail(path.join(dir, "log", "build.log"), maxBytes);
 
+/** Synchronous on purpose (an invocation asks before and after the call): one cached metadata read, no pool hop. */
 export async function logSizeOf(dir: string): Promise<number> {
-  return (await stat(appLogFile(dir)).catch(() => null))?.size ?? 0;
+  try {
+    return statSync(appLogFile(dir), { throwIfNoEntry: false })?.size ?? 0;
+  } catch {
+    return 0;
+  }
 }
 
 export async function logSinceOf(dir: string, offset: number, maxBytes: number): Promise<string> {

@@ -51,6 +51,11 @@ type TLoop = {
   run: () => Promise<unknown>;
   pump?: (again: () => void) => Promise<unknown>;
   wakeOn?: string[];
+  /**
+   * A wake-up within this many ms of the last tick's start waits for the rest of it, so one tick serves every
+   * change of that window (the dispatcher: one transaction per window instead of one per Bridge commit).
+   */
+  coalesceMs?: number;
   /** `runner` loops act on this host's processes (placement, reconciliation); `worker` loops on shared rows only. */
   role?: "worker" | "runner";
 };
@@ -69,7 +74,14 @@ export function loops(): TLoop[] {
   const poll = env().CAPSTAN_WORKER_POLL_MS;
   return [
     // Woken by the outbox trigger's NOTIFY (every insert statement) and by the deliveries the dispatcher made.
-    { name: "outbox-dispatch", everyMs: poll, run: () => drainOutbox(), wakeOn: [OUTBOX_TOPIC] },
+    // At most one dispatch per CAPSTAN_OUTBOX_COALESCE_MS while events trickle in; a backlog drains batch after batch.
+    {
+      name: "outbox-dispatch",
+      everyMs: poll,
+      run: () => drainOutbox(),
+      wakeOn: [OUTBOX_TOPIC],
+      coalesceMs: env().CAPSTAN_OUTBOX_COALESCE_MS,
+    },
     {
       name: "webhook-delivery",
       everyMs: poll,
@@ -148,14 +160,28 @@ export function startWorkers(list = loops(), opts: { keepAlive?: boolean } = {})
   const timers = list.map((loop) => {
     let busy = false;
     let pending = false;
+    let lastStart = -Infinity;
+    let delayed: NodeJS.Timeout | null = null;
     const trigger = (): void => {
       if (stopped.value) return;
       if (busy) {
         pending = true;
         return;
       }
+      const wait = (loop.coalesceMs ?? 0) - (performance.now() - lastStart);
+      if (wait > 0) {
+        if (!delayed) {
+          delayed = setTimeout(() => {
+            delayed = null;
+            trigger();
+          }, wait);
+          delayed.unref();
+        }
+        return;
+      }
       busy = true;
       pending = false;
+      lastStart = performance.now();
       void trackTick(
         (loop.pump ? loop.pump(trigger) : loop.run())
           .catch((err) => logger.error("worker.tick_failed", { worker: loop.name, error: String(err) }))

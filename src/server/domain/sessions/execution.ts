@@ -178,9 +178,14 @@ export async function executeInvocation(
       return null;
     }
   };
+  // The log and the answer's body go to the store together (two fsyncs at once, not one after the other).
+  const [logEvidence, bodyEvidence] = await Promise.all([
+    logText ? keep(Buffer.from(logText, "utf8"), "text/plain; charset=utf-8") : null,
+    answer.ok ? keep(answer.body, answer.contentType ?? "application/octet-stream") : null,
+  ]);
   const common = {
     ...base,
-    log_evidence: logText ? await keep(Buffer.from(logText, "utf8"), "text/plain; charset=utf-8") : null,
+    log_evidence: logEvidence,
     usage: { duration_ms: durationMs, cpu_ms: cpuMs, memory_peak_bytes: after?.memoryPeakBytes ?? null },
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
@@ -219,7 +224,6 @@ export async function executeInvocation(
       result: { http_status: null, body_evidence: null },
     };
   }
-  const bodyEvidence = await keep(answer.body, answer.contentType ?? "application/octet-stream");
   if (lost)
     return {
       ...common,

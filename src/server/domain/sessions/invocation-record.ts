@@ -2,7 +2,7 @@ import { preparedQuery } from "@/server/platform/db/client";
 import { GroupCommit } from "@/server/platform/group-commit";
 import { newId } from "@/server/platform/ids";
 import { EVENT_TYPES } from "@/server/platform/outbox";
-import { ticketDurable, type TTicket } from "@/server/domain/usage/leases.service";
+import type { TTicket } from "@/server/domain/usage/leases.service";
 import type { TEvidenceGrant } from "@/server/domain/source/evidence.service";
 
 /**
@@ -100,7 +100,6 @@ const records = new GroupCommit<TInvocationRecord, Date | null>(flush, 100);
 
 /** Records one executed invocation (see above); resolves with its updated_at once its batch committed. */
 export async function recordInvocation(r: TInvocationRecord): Promise<Date | null> {
-  // The runtime draw's journal line is on disk before the record (its sync ran while the app answered).
-  await ticketDurable(r.ticket);
+  // The runtime draw's journal line was written at admission (synced if the call outlasted WAL_SYNC_DELAY_MS).
   return records.add(r);
 }

@@ -2,7 +2,7 @@ import { preparedQuery } from "@/server/platform/db/client";
 import { instanceId } from "@/server/platform/db/instance";
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
-import { LocalWal } from "@/server/platform/wal";
+import { LocalWal, type TAppended } from "@/server/platform/wal";
 import { journalDir } from "./lease-recovery.service";
 import { reserveUsage, settleReservation, type THold, type TReservation } from "./reservations.service";
 import type { TUsageCategory } from "./usage.contract";
@@ -18,8 +18,8 @@ import type { TUsageCategory } from "./usage.contract";
  * budget, prepaid wallet), and each call draws its own reservation from the
  * lease in memory. The draw is written to the process's local write-ahead
  * journal (platform/wal.ts: one write(2), no database round trip) before the
- * provider is called, its fdatasync overlaps the provider call and is awaited
- * before the record, and the call's record settles the draw in
+ * provider is called (synced to disk if the call is still in flight
+ * WAL_SYNC_DELAY_MS later), and the call's record settles the draw in
  * its own statement (capstan_settle_drawn: drawn units leave the lease and the
  * reserved units, actual units are used). The invariants, the worst case after
  * a crash and the tests that prove them: docs/decisions.md.
@@ -55,9 +55,8 @@ export type TDraw = {
   bindingId: string | null;
   units: number;
   hold: bigint;
-  segment: number;
-  /** The draw's journal line reached the disk (fdatasync): awaited before the record (ticketDurable). */
-  durable: Promise<void>;
+  /** The draw's journal line (released once the call is recorded or settled). */
+  line: TAppended;
 };
 export type TTicket = { kind: "reservation"; reservation: TReservation } | TDraw;
 export type TAdmitResult = { ok: true; ticket: TTicket } | { ok: false; why: "budget" | "wallet" };
@@ -80,7 +79,8 @@ async function journal(): Promise<LocalWal> {
 
 /**
  * Admits `units` of `category` for call `invocationId`: a draw from this
- * process's lease (journaled: written before it returns, synced by `durable`) or, when no lease
+ * process's lease (journaled: written before it returns, synced if still in flight after
+ * WAL_SYNC_DELAY_MS) or, when no lease
  * can be had, a per-call reservation. Refused as a reservation would be.
  */
 export async function admitUsage(
@@ -212,14 +212,14 @@ async function take(
 }
 
 /**
- * Journals a draw: written (it survives kill -9) before it returns, so before the provider call; its
- * fdatasync runs while the provider answers and is awaited before the record (ticketDurable).
+ * Journals a draw: written (it survives kill -9) before it returns, so before the provider call; on disk
+ * (fdatasync) once the call has been in flight for WAL_SYNC_DELAY_MS, unless its record committed first.
  */
 async function journalDraw(lease: TLease, units: number, hold: bigint, invocationId: string): Promise<TDraw> {
   try {
     const log = await journal();
-    const { segment, durable } = log.append({ l: lease.id, i: invocationId, u: units, h: hold.toString() });
-    return { kind: "draw", leaseId: lease.id, invocationId, bindingId: lease.bindingId, units, hold, segment, durable };
+    const line = log.append({ l: lease.id, i: invocationId, u: units, h: hold.toString() });
+    return { kind: "draw", leaseId: lease.id, invocationId, bindingId: lease.bindingId, units, hold, line };
   } catch (err) {
     // Not journaled, so not admitted: the drawn amount goes back to the lease.
     lease.units += units;
@@ -229,20 +229,9 @@ async function journalDraw(lease: TLease, units: number, hold: bigint, invocatio
   }
 }
 
-/**
- * Before the record: the draw's journal line is on disk (a lost power supply after this still finds it).
- * Never rejects: a failed sync is logged and the record goes ahead, since its commit is the durable charge.
- */
-export async function ticketDurable(t: TTicket | null): Promise<void> {
-  if (t?.kind !== "draw") return;
-  await t.durable.catch((err: unknown) =>
-    logger.error("usage.journal_sync_failed", { invocation_id: t.invocationId, error: String(err) }),
-  );
-}
-
 /** The call's record committed (or it failed and was settled another way): the draw leaves the journal. */
 export function finishDraw(d: TDraw): void {
-  wal?.log.release(d.segment);
+  wal?.log.release(d.line);
   const lease = held.get(d.leaseId);
   if (lease) done(lease);
 }

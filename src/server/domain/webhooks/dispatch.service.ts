@@ -16,6 +16,9 @@ import { observeDispatch, type TOutboxGauges } from "@/server/platform/metrics";
  * could be sent before an earlier one of the same key exists. One dispatcher
  * at a time is not the bottleneck: a batch is a handful of statements for
  * up to a thousand events (`npm run bench`: "outbox" in bench/results/latest.json).
+ * Its commit does not wait for the WAL flush: a dispatch lost with a
+ * PostgreSQL crash is done again (its events are still undispatched), and
+ * any later durable commit flushes it first.
  */
 export const DISPATCH_LOCK_KEY = 72_707_371; // arbitrary, fixed: "capstan dispatch"
 export const DELIVERIES_TOPIC = "webhooks.deliveries";
@@ -78,53 +81,57 @@ const CLAIM_SQL = `SELECT id, workspace_id, type, subject, source, seq, created_
 export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promise<number> {
   const pooled = pooledTransaction();
   const { events, deliveries } = pooled
-    ? await pooled(async (q) => {
-        await q("capstan_dispatch_lock", "SELECT 1 AS locked FROM pg_advisory_xact_lock($1::bigint)", [
-          DISPATCH_LOCK_KEY,
-        ]);
-        const events = await q<TClaimed>("capstan_dispatch_claim", CLAIM_SQL, [limit]);
-        if (!events.length) return { events, deliveries: 0 };
-        const workspaces = [...new Set(events.map((e) => e.workspace_id))];
-        const subs = (
-          await q<{ id: string; workspace_id: string; event_types: unknown; created_at: Date }>(
-            "capstan_dispatch_subscriptions",
-            "SELECT id, workspace_id, event_types, created_at FROM event_subscriptions WHERE workspace_id = ANY($1::text[]) AND status = 'active'",
-            [workspaces],
-          )
-        ).map((r) => ({
-          id: r.id,
-          workspaceId: r.workspace_id,
-          eventTypes: r.event_types,
-          createdAt: new Date(r.created_at),
-        }));
-        const now = new Date();
-        const rows = deliveriesFor(events, subs);
-        if (rows.length) {
-          await q(
-            "capstan_dispatch_deliveries",
-            `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, status, next_attempt_at, ordering_key, event_seq)
+    ? await pooled(
+        async (q) => {
+          await q("capstan_dispatch_lock", "SELECT 1 AS locked FROM pg_advisory_xact_lock($1::bigint)", [
+            DISPATCH_LOCK_KEY,
+          ]);
+          const events = await q<TClaimed>("capstan_dispatch_claim", CLAIM_SQL, [limit]);
+          if (!events.length) return { events, deliveries: 0 };
+          const workspaces = [...new Set(events.map((e) => e.workspace_id))];
+          const subs = (
+            await q<{ id: string; workspace_id: string; event_types: unknown; created_at: Date }>(
+              "capstan_dispatch_subscriptions",
+              "SELECT id, workspace_id, event_types, created_at FROM event_subscriptions WHERE workspace_id = ANY($1::text[]) AND status = 'active'",
+              [workspaces],
+            )
+          ).map((r) => ({
+            id: r.id,
+            workspaceId: r.workspace_id,
+            eventTypes: r.event_types,
+            createdAt: new Date(r.created_at),
+          }));
+          const now = new Date();
+          const rows = deliveriesFor(events, subs);
+          if (rows.length) {
+            await q(
+              "capstan_dispatch_deliveries",
+              `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, status, next_attempt_at, ordering_key, event_seq)
          SELECT id, ws, sub, evt, 'pending', $6::timestamptz, okey, seq
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::bigint[]) AS d(id, ws, sub, evt, okey, seq)`,
-            [
-              rows.map((r) => r.id),
-              rows.map((r) => r.workspaceId),
-              rows.map((r) => r.subscriptionId),
-              rows.map((r) => r.eventId),
-              rows.map((r) => r.orderingKey),
-              now,
-              rows.map((r) => r.eventSeq.toString()),
-            ],
+              [
+                rows.map((r) => r.id),
+                rows.map((r) => r.workspaceId),
+                rows.map((r) => r.subscriptionId),
+                rows.map((r) => r.eventId),
+                rows.map((r) => r.orderingKey),
+                now,
+                rows.map((r) => r.eventSeq.toString()),
+              ],
+            );
+          }
+          await q(
+            "capstan_dispatch_mark",
+            "UPDATE outbox_events SET dispatched_at = $2::timestamptz WHERE id = ANY($1::text[])",
+            [events.map((e) => e.id), now],
           );
-        }
-        await q(
-          "capstan_dispatch_mark",
-          "UPDATE outbox_events SET dispatched_at = $2::timestamptz WHERE id = ANY($1::text[])",
-          [events.map((e) => e.id), now],
-        );
-        return { events, deliveries: rows.length };
-        // platform-scoped: the outbox dispatcher claims events of every workspace (here and on the pooled path above).
-      })
-    : await db().$transaction(
+          return { events, deliveries: rows.length };
+          // Replayable: a batch whose commit a PostgreSQL crash loses is claimed and dispatched again (see TPooledTx).
+        },
+        { replayable: true },
+      )
+    : // platform-scoped: the outbox dispatcher claims events of every workspace (here and on the pooled path above).
+      await db().$transaction(
         async (tx) => {
           await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${DISPATCH_LOCK_KEY}::bigint)`;
           const events = await tx.$queryRaw<TClaimed[]>`

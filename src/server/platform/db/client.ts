@@ -47,6 +47,12 @@ export type TRawQuery = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
 /** A named statement: prepared once per pooled connection, then only bound and executed. */
 export type TPreparedQuery = <T>(name: string, text: string, params: unknown[]) => Promise<T[]>;
+/**
+ * `replayable`: the transaction's commit does not wait for its WAL flush (synchronous_commit off). Only for work
+ * that is redone when lost, such as the outbox dispatch: a PostgreSQL crash may lose its last such commits, never a
+ * later durable one (WAL is flushed in order), and never anything of a crash of Capstan itself.
+ */
+export type TPooledTx = <T>(fn: (q: TPreparedQuery) => Promise<T>, opts?: { replayable?: boolean }) => Promise<T>;
 
 type TState = {
   promise?: Promise<TDb>;
@@ -55,7 +61,7 @@ type TState = {
   close?: () => Promise<void>;
   raw?: TRawQuery;
   prepared?: TPreparedQuery;
-  pooledTx?: <T>(fn: (q: TPreparedQuery) => Promise<T>) => Promise<T>;
+  pooledTx?: TPooledTx;
 };
 
 // Next.js bundles instrumentation, route handlers and pages separately; the
@@ -127,11 +133,12 @@ async function open(): Promise<TDb> {
     state.prepared = async <T>(name: string, text: string, params: unknown[]) =>
       (await hot.query(named ? { name, text, values: params } : { text, values: params })).rows as T[];
     // A transaction of named statements on a connection of the ORM's pool (what its $transaction would take).
-    state.pooledTx = async <T>(fn: (q: TPreparedQuery) => Promise<T>): Promise<T> => {
+    state.pooledTx = async <T>(fn: (q: TPreparedQuery) => Promise<T>, opts?: { replayable?: boolean }): Promise<T> => {
       const c = await pool.connect();
       let broken: Error | undefined;
       try {
-        await c.query("BEGIN");
+        // One round trip either way (a simple query of two statements).
+        await c.query(opts?.replayable ? "BEGIN; SET LOCAL synchronous_commit TO off" : "BEGIN");
         const out = await fn(
           async <R>(name: string, text: string, params: unknown[]) =>
             (await c.query(named ? { name, text, values: params } : { text, values: params })).rows as R[],
@@ -251,7 +258,7 @@ export function preparedQuery<T>(name: string, text: string, params: unknown[]):
  * embedded database (PGlite), where callers keep their ORM path. After
  * getDb() resolved.
  */
-export function pooledTransaction(): (<T>(fn: (q: TPreparedQuery) => Promise<T>) => Promise<T>) | null {
+export function pooledTransaction(): TPooledTx | null {
   return state.pooledTx ?? null;
 }
 
