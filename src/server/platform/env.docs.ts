@@ -328,7 +328,7 @@ export const ENV_DOCS: Record<keyof TEnv | (typeof OUTSIDE_SCHEMA)[number], TEnv
   CAPSTAN_BUDGET_LEASES: {
     group: "The Bridge",
     default: "`1`",
-    doc: "Priced Bridge calls draw their budget reservation from a lease this process holds (16 calls' worth, reserved under the same limits) and journal the draw in a local write-ahead journal under `CAPSTAN_DATA_DIR/journal` (append + fdatasync) instead of committing a reservation row: one database commit per call. `0`: a reservation commit per call, as before. `reserved_units` of a budget includes an idle lease's unused part until it goes back (1 s after its last call). The journal directory must be on durable storage; see docs/decisions.md \"One commit per priced call\".",
+    doc: "Priced Bridge calls draw their budget reservation from a lease this process holds (16 calls' worth, reserved under the same limits) and journal the draw in a local write-ahead journal under `CAPSTAN_DATA_DIR/journal` (one append; synced to disk once the call has been in flight 10 ms) instead of committing a reservation row: one database commit per call. `0`: a reservation commit per call, as before. `reserved_units` of a budget includes an idle lease's unused part until it goes back (1 s after its last call). The journal directory must be on durable storage; see docs/decisions.md \"One commit per priced call\".",
   },
   CAPSTAN_BRIDGE_NODE: {
     group: "The Bridge",

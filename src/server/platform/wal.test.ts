@@ -59,6 +59,20 @@ describe("LocalWal", () => {
     expect(LocalWal.read(dir, "ins_d").map((r) => r.i)).toContain("cap_slow");
   });
 
+  it("counts a line released into another journal as nothing: the next outstanding line is still synced", async () => {
+    const dir = tmp();
+    const older = new LocalWal(dir, "ins_e1", 60_000);
+    const foreign = older.append({ i: "cap_old" });
+    const wal = new LocalWal(dir, "ins_e2", 20);
+    wal.release(foreign);
+    wal.append({ i: "cap_new" });
+    const deadline = Date.now() + 5_000;
+    while (wal.syncsDone() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(wal.syncsDone()).toBe(1);
+    await wal.close();
+    await older.close();
+  });
+
   it("keeps a closed journal with records outstanding (recovery reads it, synced), and refuses appends after close", async () => {
     const dir = tmp();
     const wal = new LocalWal(dir, "ins_c", 60_000);

@@ -106,11 +106,25 @@ export class LocalWal {
     return this.syncs.add(null);
   }
 
-  /** A background sync: a failure is logged (the lines stay written; the next sync tries again). */
+  /**
+   * A background sync. A failure is logged and every outstanding line counts as unsynced again, to be tried
+   * again after a second (the lines stay written: the process's death does not lose them).
+   */
   private syncLogged(): void {
-    this.sync().catch((err: unknown) =>
-      logger.error("journal.sync_failed", { journal: this.name, error: String(err) }),
-    );
+    this.sync().catch((err: unknown) => {
+      logger.error("journal.sync_failed", { journal: this.name, error: String(err) });
+      this.syncedSeq = 0;
+      this.unsynced = this.pending();
+      if (this.closed || this.syncTimer || this.unsynced === 0) return;
+      this.syncTimer = setTimeout(
+        () => {
+          this.syncTimer = null;
+          if (this.unsynced > 0) this.syncLogged();
+        },
+        Math.max(this.syncDelayMs, 1_000),
+      );
+      this.syncTimer.unref();
+    });
   }
 
   /** fdatasync calls made so far (tests, bench). */
@@ -121,7 +135,7 @@ export class LocalWal {
   /** One record is finished; an older segment with none left is deleted. */
   release(appended: TAppended): void {
     const segment = appended.segment;
-    if (appended.seq > this.syncedSeq) this.unsynced--;
+    if (appended.seq > this.syncedSeq && this.unsynced > 0) this.unsynced--;
     const left = (this.outstanding.get(segment) ?? 1) - 1;
     this.outstanding.set(segment, left);
     if (left <= 0 && segment !== this.segment) {
@@ -147,7 +161,7 @@ export class LocalWal {
     if (this.syncTimer) clearTimeout(this.syncTimer);
     this.syncTimer = null;
     // Lines still outstanding stay for recovery: on disk before the files are left behind.
-    if (this.unsynced > 0) await this.sync().catch(() => undefined);
+    if (this.pending() > 0) await this.sync().catch(() => undefined);
     await this.syncs.idle();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;

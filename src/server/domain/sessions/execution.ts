@@ -170,19 +170,21 @@ export async function executeInvocation(
   let lost: string | null = null;
   const keep = async (bytes: Buffer, contentType: string) => {
     try {
-      const evidence = await putEvidence(bytes, contentType);
-      grants.push({ sha256: evidence.sha256, contentType });
-      return evidence;
+      return { evidence: await putEvidence(bytes, contentType), contentType };
     } catch (err) {
       lost = outage(err, "The app answered, but its response or log could not be stored");
       return null;
     }
   };
-  // The log and the answer's body go to the store together (two fsyncs at once, not one after the other).
-  const [logEvidence, bodyEvidence] = await Promise.all([
+  // The log and the answer's body go to the store together (two fsyncs at once, not one after the other);
+  // their grants are listed log first, body last, whichever put finished first (same bytes: the body's type wins).
+  const kept = await Promise.all([
     logText ? keep(Buffer.from(logText, "utf8"), "text/plain; charset=utf-8") : null,
     answer.ok ? keep(answer.body, answer.contentType ?? "application/octet-stream") : null,
   ]);
+  for (const k of kept) if (k) grants.push({ sha256: k.evidence.sha256, contentType: k.contentType });
+  const logEvidence = kept[0]?.evidence ?? null;
+  const bodyEvidence = kept[1]?.evidence ?? null;
   const common = {
     ...base,
     log_evidence: logEvidence,

@@ -55,8 +55,9 @@ export type TDraw = {
   bindingId: string | null;
   units: number;
   hold: bigint;
-  /** The draw's journal line (released once the call is recorded or settled). */
+  /** The draw's journal line, released once the call is recorded or settled, into the journal it was written to. */
   line: TAppended;
+  log: LocalWal;
 };
 export type TTicket = { kind: "reservation"; reservation: TReservation } | TDraw;
 export type TAdmitResult = { ok: true; ticket: TTicket } | { ok: false; why: "budget" | "wallet" };
@@ -219,7 +220,7 @@ async function journalDraw(lease: TLease, units: number, hold: bigint, invocatio
   try {
     const log = await journal();
     const line = log.append({ l: lease.id, i: invocationId, u: units, h: hold.toString() });
-    return { kind: "draw", leaseId: lease.id, invocationId, bindingId: lease.bindingId, units, hold, line };
+    return { kind: "draw", leaseId: lease.id, invocationId, bindingId: lease.bindingId, units, hold, line, log };
   } catch (err) {
     // Not journaled, so not admitted: the drawn amount goes back to the lease.
     lease.units += units;
@@ -231,7 +232,8 @@ async function journalDraw(lease: TLease, units: number, hold: bigint, invocatio
 
 /** The call's record committed (or it failed and was settled another way): the draw leaves the journal. */
 export function finishDraw(d: TDraw): void {
-  wal?.log.release(d.line);
+  // Its own journal: a new instance id (PostgreSQL restarted) opens a new one while calls are in flight.
+  d.log.release(d.line);
   const lease = held.get(d.leaseId);
   if (lease) done(lease);
 }
