@@ -81,7 +81,13 @@ const serverEnv: Record<string, string> = {
 Object.assign(process.env, serverEnv);
 
 console.log(`bench: starting npm start on ${base} (builds first if there is no production build)`);
-const server = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
+// BENCH_CPU_PROF=<dir>: the server runs directly under `node --cpu-prof` (refused in NODE_OPTIONS) and writes its
+// profile there when it stops (bench/lib/profile-top.ts summarises it), as in bench/run.ts.
+const profDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
+const serverArgs = profDir
+  ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, path.join(ROOT, "scripts", "server.mjs")]
+  : [path.join(ROOT, "scripts", "start.mjs")];
+const server = spawn(process.execPath, serverArgs, {
   cwd: ROOT,
   env: serverEnv as NodeJS.ProcessEnv,
   stdio: ["ignore", "inherit", "inherit"],

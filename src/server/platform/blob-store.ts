@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { statSync } from "node:fs";
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { sha256Hex } from "./crypto";
@@ -44,7 +45,9 @@ export class FsBlobStore implements BlobStore {
   ): Promise<TEvidence & { created: boolean }> {
     const evidence = { uri: blobUri(sha256), sha256, size_bytes: size };
     const final = this.pathFor(sha256);
-    const existing = await stat(final).catch(() => null);
+    // Synchronous on purpose: a metadata lookup the kernel answers from its directory cache, where the thread pool's
+    // round trip (a wake-up of another thread on every put, two per invocation) cost more than the lookup itself.
+    const existing = statSync(final, { throwIfNoEntry: false });
     // A same-address file of another size is a torn write from a crashed older version: replace it.
     if (existing?.isFile() && existing.size === size) return { ...evidence, created: false };
 

@@ -29,7 +29,15 @@ import {
 } from "./run-logs";
 import { probeHost, type THostIsolation, type TSandboxMode } from "./sandbox";
 import { gvisorStateDir } from "./start";
-import type { Runner, TDeployOutcome, TDeploySpec, TIsolationReport, TLimitHit, TRuntimeState } from "./runner";
+import type {
+  Runner,
+  TDeployOutcome,
+  TDeploySpec,
+  TIsolationReport,
+  TLimitHit,
+  TRuntimeState,
+  TUsageReading,
+} from "./runner";
 
 /**
  * The embedded runner: deployments are process groups (or gVisor
@@ -240,12 +248,13 @@ export class LocalRunner implements Runner {
     return readLogFrom(this.dirOf(deploymentId), cursor, maxBytes, final);
   }
 
-  async usage(state: TRuntimeState) {
-    const u = groupUsage(state.pid, state.pgid);
-    if (!u || !state.cgroup) return u;
-    const host = await this.probe().catch(() => null);
+  async usage(state: TRuntimeState, opts: { memory?: boolean } = {}): Promise<TUsageReading | null> {
+    const memory = opts.memory !== false;
+    // The cgroup's peak, where the deployment has one, replaces the processes' high-water marks: not read twice.
+    const host = memory && state.cgroup ? await this.probe().catch(() => null) : null;
     const peak = host?.cgroups ? await cgroupMemoryPeak(host.cgroups, path.basename(state.dir)) : null;
-    return peak ? { ...u, memoryPeakBytes: peak } : u;
+    const u = groupUsage(state.pid, state.pgid, { memory: memory && !peak });
+    return u && peak ? { ...u, memoryPeakBytes: peak } : u;
   }
 
   async limitHits(deploymentId: string, state: TRuntimeState | null): Promise<TLimitHit[]> {

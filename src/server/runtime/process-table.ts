@@ -100,9 +100,16 @@ const TICK_MS = 10;
  * every process: most of the reads) is reused for TREE_TTL_MS, so the two
  * readings around an invocation, and concurrent invocations of one
  * deployment, walk it once and read the same processes (issue #34 item 3).
+ * `memory: false` reads CPU only (memoryPeakBytes null): the reading before
+ * an invocation, and one whose peak comes from the cgroup.
  */
-export function groupUsage(rootPid: number, pgid = rootPid): { cpuMs: number; memoryPeakBytes: number } | null {
+export function groupUsage(
+  rootPid: number,
+  pgid = rootPid,
+  opts: { memory?: boolean } = {},
+): { cpuMs: number; memoryPeakBytes: number | null } | null {
   const pids = processTree(rootPid, pgid);
+  const memory = opts.memory !== false;
   let cpuTicks = 0;
   let hwmKb = 0;
   let found = false;
@@ -111,14 +118,15 @@ export function groupUsage(rootPid: number, pgid = rootPid): { cpuMs: number; me
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       cpuTicks += Number(rest[11]) + Number(rest[12]);
-      const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      // /proc/<pid>/status is the costly file (the kernel formats ~55 lines): read only when the peak is wanted.
+      const m = memory ? /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8")) : null;
       if (m) hwmKb += Number(m[1]);
       found = true;
     } catch {
       // ended while we looked
     }
   }
-  return found ? { cpuMs: cpuTicks * TICK_MS, memoryPeakBytes: hwmKb * 1024 } : null;
+  return found ? { cpuMs: cpuTicks * TICK_MS, memoryPeakBytes: memory ? hwmKb * 1024 : null } : null;
 }
 
 export const TREE_TTL_MS = 250;

@@ -1,5 +1,5 @@
 import { Pool } from "undici";
-import type { Runner, TLogCursor, TLogRead, TRuntimeState } from "./runner";
+import type { Runner, TLogCursor, TLogRead, TRuntimeState, TUsageReading } from "./runner";
 import { GATEWAY_KEY_HEADER } from "./surface-proxy";
 
 /** What a replica may ask of the runner host a deployment runs on. */
@@ -70,13 +70,12 @@ export class RemoteRunnerOps implements TRunnerOps {
   async readLog(id: string, cursor: TLogCursor | null, maxBytes: number, final: boolean): Promise<TLogRead> {
     return this.call<TLogRead>(id, "read-log", { cursor, max_bytes: maxBytes, final });
   }
-  async usage(state: TRuntimeState): Promise<{ cpuMs: number; memoryPeakBytes: number } | null> {
+  async usage(state: TRuntimeState, opts: { memory?: boolean } = {}): Promise<TUsageReading | null> {
     return (
-      await this.call<{ usage: { cpuMs: number; memoryPeakBytes: number } | null }>(
-        state.dir.split("/").pop() ?? "",
-        "usage",
-        { state },
-      )
+      await this.call<{ usage: TUsageReading | null }>(state.dir.split("/").pop() ?? "", "usage", {
+        state,
+        memory: opts.memory !== false,
+      })
     ).usage;
   }
 }

@@ -95,7 +95,7 @@ async function operate(id: string, op: string, body: Record<string, unknown>): P
       return r.readLog(id, cursor, max, body.final === true);
     }
     case "usage":
-      return { usage: state ? await r.usage(state) : null };
+      return { usage: state ? await r.usage(state, { memory: body.memory !== false }) : null };
     default:
       throw Object.assign(new Error(`unknown operation ${op}`), { status: 404 });
   }

@@ -5,6 +5,9 @@ import type { TSandboxMode } from "./sandbox";
 import type { TBuildStep } from "./steps";
 import type { TLogCursor, TLogRead } from "./run-logs";
 
+/** A deployment's CPU time so far and its memory high-water mark (null when not asked for or not measurable). */
+export type TUsageReading = { cpuMs: number; memoryPeakBytes: number | null };
+
 export type { TBuildStep, TLogCursor, TLogRead };
 
 /**
@@ -166,8 +169,11 @@ export interface Runner {
    * Where the log was rotated more than once since the cursor, `lost` says so.
    */
   readLog(deploymentId: string, cursor: TLogCursor | null, maxBytes: number, final: boolean): Promise<TLogRead>;
-  /** CPU time so far and memory high-water mark of the deployment's processes; null where it cannot measure. */
-  usage(state: TRuntimeState): Promise<{ cpuMs: number; memoryPeakBytes: number } | null>;
+  /**
+   * CPU time so far and memory high-water mark of the deployment's processes; null where it cannot measure.
+   * `memory: false` asks for the CPU time only (the peak is then null): it costs a fraction of the full reading.
+   */
+  usage(state: TRuntimeState, opts?: { memory?: boolean }): Promise<TUsageReading | null>;
   /** The limits this deployment ran into (OOM kills, refused forks, a full disk), in words; empty when none. */
   limitHits(deploymentId: string, state: TRuntimeState | null): Promise<TLimitHit[]>;
   /** Appends a line of Capstan's own to the deployment's log (what the runner saw, e.g. a limit reached). */

@@ -133,7 +133,8 @@ export async function executeInvocation(
       },
     }),
     r.logSize(deployment.id).catch(() => 0),
-    r.usage(state).catch(() => null),
+    // CPU only: the peak is read after the call.
+    r.usage(state, { memory: false }).catch(() => null),
     hitsOf(deployment, state),
   ]);
   timing?.mark("execution");
