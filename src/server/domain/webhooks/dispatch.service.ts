@@ -1,4 +1,4 @@
-import { db, pooledTransaction } from "@/server/platform/db/client";
+import { db, pooledTransaction, preparedQuery } from "@/server/platform/db/client";
 import { signalChange } from "@/server/platform/change-signals";
 import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
@@ -6,7 +6,8 @@ import { observeDispatch, type TOutboxGauges } from "@/server/platform/metrics";
 
 /**
  * Outbox -> deliveries (docs/decisions.md "Workers that keep up"). One
- * transaction claims up to CAPSTAN_OUTBOX_BATCH undispatched events in write
+ * transaction (one statement on PostgreSQL: capstan_dispatch) claims up to
+ * CAPSTAN_OUTBOX_BATCH undispatched events in write
  * order (`seq`, FOR UPDATE SKIP LOCKED) and creates one delivery per matching
  * active subscription, each carrying its event's seq and ordering key (the
  * subject, else the source), then marks the events dispatched.
@@ -66,71 +67,31 @@ function deliveriesFor(events: TClaimed[], subs: TSub[]): TDeliveryRow[] {
   );
 }
 
-const CLAIM_SQL = `SELECT id, workspace_id, type, subject, source, seq, created_at FROM outbox_events
-  WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`;
+/** The PostgreSQL batch: one call of capstan_dispatch; the claimed events' write times come back for the lag metric. */
+async function dispatchInOneStatement(limit: number): Promise<{ events: { created_at: Date }[]; deliveries: number }> {
+  const [row] = await preparedQuery<{ events: number; deliveries: number; created: Date[] }>(
+    "capstan_dispatch",
+    "SELECT events, deliveries, created FROM capstan_dispatch($1::int, $2::bigint, $3::timestamptz)",
+    [limit, DISPATCH_LOCK_KEY, new Date()],
+  );
+  return { events: (row?.created ?? []).map((created_at) => ({ created_at })), deliveries: row?.deliveries ?? 0 };
+}
 
 /**
  * Dispatches one batch; returns how many events it claimed (fewer than the
- * batch: the outbox is drained). On PostgreSQL the batch is one transaction
- * of named prepared statements on a pooled connection (lock, claim,
- * subscriptions, deliveries, mark): it runs for every group commit of the
- * Bridge under load, and the ORM's interactive transaction cost several
- * times the CPU of the statements themselves. The embedded database keeps
- * the ORM path; both write the same rows.
+ * batch: the outbox is drained). On PostgreSQL the batch is one statement,
+ * `capstan_dispatch` (migration 20261129030000): lock, claim, deliveries and
+ * mark in a function, one round trip where the transaction of named
+ * statements took seven; it runs once per dispatch window while the Bridge
+ * and the invocations write events (issue #34). The function's commit does
+ * not wait for the WAL flush, as before: a batch a PostgreSQL crash loses is
+ * claimed and dispatched again. The embedded database keeps the ORM path;
+ * both write the same rows (the function's delivery ids: docs/decisions.md).
  */
 export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promise<number> {
-  const pooled = pooledTransaction();
-  const { events, deliveries } = pooled
-    ? await pooled(
-        async (q) => {
-          await q("capstan_dispatch_lock", "SELECT 1 AS locked FROM pg_advisory_xact_lock($1::bigint)", [
-            DISPATCH_LOCK_KEY,
-          ]);
-          const events = await q<TClaimed>("capstan_dispatch_claim", CLAIM_SQL, [limit]);
-          if (!events.length) return { events, deliveries: 0 };
-          const workspaces = [...new Set(events.map((e) => e.workspace_id))];
-          const subs = (
-            await q<{ id: string; workspace_id: string; event_types: unknown; created_at: Date }>(
-              "capstan_dispatch_subscriptions",
-              "SELECT id, workspace_id, event_types, created_at FROM event_subscriptions WHERE workspace_id = ANY($1::text[]) AND status = 'active'",
-              [workspaces],
-            )
-          ).map((r) => ({
-            id: r.id,
-            workspaceId: r.workspace_id,
-            eventTypes: r.event_types,
-            createdAt: new Date(r.created_at),
-          }));
-          const now = new Date();
-          const rows = deliveriesFor(events, subs);
-          if (rows.length) {
-            await q(
-              "capstan_dispatch_deliveries",
-              `INSERT INTO webhook_deliveries (id, workspace_id, subscription_id, event_id, status, next_attempt_at, ordering_key, event_seq)
-         SELECT id, ws, sub, evt, 'pending', $6::timestamptz, okey, seq
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::bigint[]) AS d(id, ws, sub, evt, okey, seq)`,
-              [
-                rows.map((r) => r.id),
-                rows.map((r) => r.workspaceId),
-                rows.map((r) => r.subscriptionId),
-                rows.map((r) => r.eventId),
-                rows.map((r) => r.orderingKey),
-                now,
-                rows.map((r) => r.eventSeq.toString()),
-              ],
-            );
-          }
-          await q(
-            "capstan_dispatch_mark",
-            "UPDATE outbox_events SET dispatched_at = $2::timestamptz WHERE id = ANY($1::text[])",
-            [events.map((e) => e.id), now],
-          );
-          return { events, deliveries: rows.length };
-          // Replayable: a batch whose commit a PostgreSQL crash loses is claimed and dispatched again (see TPooledTx).
-        },
-        { replayable: true },
-      )
-    : // platform-scoped: the outbox dispatcher claims events of every workspace (here and on the pooled path above).
+  const { events, deliveries } = pooledTransaction()
+    ? await dispatchInOneStatement(limit)
+    : // platform-scoped: the outbox dispatcher claims events of every workspace (here and in capstan_dispatch).
       await db().$transaction(
         async (tx) => {
           await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${DISPATCH_LOCK_KEY}::bigint)`;
@@ -140,7 +101,7 @@ export async function dispatchOutbox(limit = env().CAPSTAN_OUTBOX_BATCH): Promis
          ORDER BY seq
          LIMIT ${limit}
          FOR UPDATE SKIP LOCKED`;
-          if (!events.length) return { events: [] as TClaimed[], deliveries: 0 };
+          if (!events.length) return { events: [] as { created_at: Date }[], deliveries: 0 };
           const workspaces = [...new Set(events.map((e) => e.workspace_id))];
           const subs = await tx.eventSubscription.findMany({
             where: { workspaceId: { in: workspaces }, status: "active" },
