@@ -23,13 +23,14 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { childrenOf, cpuMs } from "./lib/proc";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -297,6 +298,20 @@ for (let r = 0; r < ROUNDS; r++) {
   for (let i = 0; i < INVOKE_N / ROUNDS; i++) samples.invocation.push(await invokeOnce());
   for (let i = 0; i < INVOKE_N / ROUNDS; i++) samples.direct_again.push(await once(targets[0]!));
 }
+// CPU per admitted invocation under load: the server process, and every PostgreSQL process (backends, WAL writer,
+// checkpointer): wall-clock figures swing with the machine, CPU time per call much less.
+const serverPid = profDir ? server.pid! : (childrenOf(server.pid!)[0] ?? server.pid!);
+const postgresCpu = () =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .reduce((sum, d) => {
+      try {
+        return readFileSync(`/proc/${d}/comm`, "utf8").trim() === "postgres" ? sum + cpuMs(Number(d)) : sum;
+      } catch {
+        return sum;
+      }
+    }, 0);
+const cpuBefore = { server: cpuMs(serverPid), postgres: postgresCpu() };
 const invokeLoad = await autocannon({
   url: `${base}${invokePath}`,
   method: "POST",
@@ -307,6 +322,11 @@ const invokeLoad = await autocannon({
 });
 if (invokeLoad.non2xx) console.warn(`bench: invocations had ${invokeLoad.non2xx} non-2xx answers`);
 throughput.invocation = Math.round(invokeLoad.requests.average);
+const admittedTotal = Math.max(1, invokeLoad.requests.total - invokeLoad.non2xx);
+const cpuPerAdmitted = {
+  server: Math.round(((cpuMs(serverPid) - cpuBefore.server) / admittedTotal) * 1000) / 1000,
+  postgres: Math.round(((postgresCpu() - cpuBefore.postgres) / admittedTotal) * 1000) / 1000,
+};
 
 const lat = (name: string) => ({ p50: pct(samples[name]!, 50), p99: pct(samples[name]!, 99) });
 const summary = {
@@ -339,6 +359,8 @@ const invocations = {
   },
   admitted_per_sec: throughput.invocation,
   non_2xx: invokeLoad.non2xx,
+  // CPU time per admitted invocation during the throughput run (ms): the server process, all PostgreSQL processes.
+  cpu_ms_per_admitted: cpuPerAdmitted,
   // PostgreSQL round trips within each sequential invocation's request (pg Client#query calls), p50 and max.
   // The server's own Server-Timing of the sequential invocations (p50 per phase; overhead = total - app).
   server_timing_p50_ms: Object.fromEntries(Object.entries(invokeTiming).map(([k, v]) => [k, pct(v, 50)])),

@@ -1,4 +1,5 @@
-import { errors as joseErrors, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
+import { createPrivateKey, sign as signBytes, type KeyObject } from "node:crypto";
+import { errors as joseErrors, importJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
 import { db } from "@/server/platform/db/client";
 import { currentKekId, needsReseal, seal, unseal } from "@/server/platform/crypto";
 import { env } from "@/server/platform/env";
@@ -51,7 +52,7 @@ type TKeyEntry = {
   retiresAt: number;
   signedUntil: number;
   privateJwkSealed: string;
-  signKey?: CryptoKey | Uint8Array;
+  signKey?: KeyObject;
 };
 type TKeyCache = { loadedAt: number; keys: TKeyEntry[] };
 
@@ -178,10 +179,10 @@ export async function signToken(opts: {
     signer = signerOf(cache, Date.now());
     if (!signer) throw new AppError("unavailable", "No signing key is active");
   }
-  signer.signKey ??= await importJWK(
-    JSON.parse(unseal(signer.privateJwkSealed, `signing_key:${signer.kid}`)) as JWK,
-    ALG,
-  );
+  signer.signKey ??= createPrivateKey({
+    key: JSON.parse(unseal(signer.privateJwkSealed, `signing_key:${signer.kid}`)) as import("node:crypto").JsonWebKey,
+    format: "jwk",
+  });
   if (!(opts.ttlSeconds <= MAX_TOKEN_LIFETIME_SECONDS[opts.audience])) {
     throw new Error(
       `a ${opts.audience} token may live at most ${MAX_TOKEN_LIFETIME_SECONDS[opts.audience]} s (asked ${opts.ttlSeconds} s)`,
@@ -191,16 +192,23 @@ export async function signToken(opts: {
   const exp = now + opts.ttlSeconds;
   // The key must stay published until this token expires: record it before handing the token out.
   if (exp * 1000 > signer.signedUntil) signer.signedUntil = await noteSigned(signer.kid, exp, opts.ttlSeconds);
-  const token = await new SignJWT({ ...opts.claims })
-    .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: "JWT" })
-    .setIssuer(issuer())
-    .setSubject(opts.subject)
-    .setAudience(opts.audience)
-    .setJti(opts.jti)
-    .setIssuedAt(now)
-    .setExpirationTime(exp)
-    .sign(signer.signKey);
+  const token = compactJws(
+    { alg: ALG, kid: signer.kid, typ: "JWT" },
+    { ...opts.claims, iss: issuer(), sub: opts.subject, aud: opts.audience, jti: opts.jti, iat: now, exp },
+    signer.signKey,
+  );
   return { token, expiresAt: new Date(exp * 1000), kid: signer.kid };
+}
+
+/**
+ * An ES256 JWS in compact form (RFC 7515 section 7.1; the signature is R || S, RFC 7518 section 3.4), signed with
+ * node:crypto directly: jose signs through WebCrypto, whose job machinery cost 150 us a token against 27 us for the
+ * same signature here, and an invocation signs one (its runner token). Verification stays jose's (jwtVerify).
+ */
+function compactJws(header: Record<string, unknown>, payload: Record<string, unknown>, key: KeyObject): string {
+  const input = `${Buffer.from(JSON.stringify(header)).toString("base64url")}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
+  const signature = signBytes("sha256", Buffer.from(input), { key, dsaEncoding: "ieee-p1363" });
+  return `${input}.${signature.toString("base64url")}`;
 }
 
 /** 401 with the RFC 6750 challenge naming the check that failed. */
