@@ -1,4 +1,4 @@
-import { createPrivateKey, sign as signBytes, type KeyObject } from "node:crypto";
+import { createPrivateKey, sign as signBytes, type JsonWebKey, type KeyObject } from "node:crypto";
 import { errors as joseErrors, importJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
 import { db } from "@/server/platform/db/client";
 import { currentKekId, needsReseal, seal, unseal } from "@/server/platform/crypto";
@@ -180,7 +180,7 @@ export async function signToken(opts: {
     if (!signer) throw new AppError("unavailable", "No signing key is active");
   }
   signer.signKey ??= createPrivateKey({
-    key: JSON.parse(unseal(signer.privateJwkSealed, `signing_key:${signer.kid}`)) as import("node:crypto").JsonWebKey,
+    key: JSON.parse(unseal(signer.privateJwkSealed, `signing_key:${signer.kid}`)) as JsonWebKey,
     format: "jwk",
   });
   if (!(opts.ttlSeconds <= MAX_TOKEN_LIFETIME_SECONDS[opts.audience])) {
