@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { processPlannedDeployments } from "@/server/domain/deployments/apply.service";
 import { processPendingFreezes } from "@/server/domain/source/freeze.service";
+import { db } from "@/server/platform/db/client";
 import { api, type TApiResult, type TTestUser } from "./api";
 import { kvCapability, type TCapability } from "./bridge-fixtures";
 
@@ -114,6 +115,22 @@ export async function confirmedApp(
 export const HEALTH_EDIT = { build_plan: { health: { path: "/health" } } };
 
 /** POST a deployment and run the deploy worker until it has been applied. */
+/**
+ * Waits while a deployment is being applied by a worker run of this process: two deploys at once (Promise.all in a
+ * test) may see the first worker run claim both, and the second run then claims nothing and would read its deployment
+ * while the first run is still applying it. A deployment no host took (no capacity) is returned as it is.
+ */
+async function settledApply(id: string, timeoutMs = 240_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    // platform-scoped: a test fixture reads the claim of the deployment it just created.
+    const row = await db().deployment.findUnique({ where: { id }, select: { status: true, lockedUntil: true } });
+    const claimed = row?.status === "planned" && !!row.lockedUntil && row.lockedUntil.getTime() > Date.now();
+    if (row?.status !== "applying" && !claimed) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export async function deploy(
   owner: TTestUser,
   ws: string,
@@ -125,7 +142,10 @@ export async function deploy(
     202,
     "deploy",
   );
-  if (created.status === "planned") await processPlannedDeployments(5);
+  if (created.status === "planned") {
+    await processPlannedDeployments(5);
+    await settledApply(created.id as string);
+  }
   return must(
     await api("GET", `/v1/workspaces/${ws}/deployments/${created.id}`, { token: owner.token }),
     200,
