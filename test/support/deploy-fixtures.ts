@@ -129,6 +129,7 @@ async function settledApply(id: string, timeoutMs = 240_000): Promise<void> {
     if (row?.status !== "applying" && !claimed) return;
     await new Promise((r) => setTimeout(r, 100));
   }
+  throw new Error(`deployment ${id} was still being applied after ${timeoutMs} ms`);
 }
 
 export async function deploy(
