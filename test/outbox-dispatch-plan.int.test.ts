@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/server/platform/db/client";
+import { getDb, hotSessionOptions } from "@/server/platform/db/client";
 import { testDbMode } from "./support/db";
 
 /**
@@ -72,5 +72,35 @@ describe.skipIf(testDbMode() !== "postgres")("outbox dispatch plans", () => {
       "SELECT count(*)::int AS n FROM outbox_events WHERE dispatched_at IS NULL",
     );
     expect(undispatched.rows[0]!.n).toBe(5000);
+  });
+
+  // Migration 20261129070000: the claim walks the undispatched index in seq order and stops at its limit. A bitmap
+  // scan read every entry of that partial index, the dead entries of events dispatched since the last vacuum
+  // included (the 1008 above), then sorted; an index scan needs no sort and marks the dead entries it passes.
+  it("claims by an ordered index scan of the undispatched events, in a hot pool session too", async () => {
+    const hot = new pg.Client({ connectionString: process.env.DATABASE_URL, options: hotSessionOptions() });
+    await hot.connect();
+    const notes: string[] = [];
+    hot.on("notice", (n) => notes.push(String(n.message ?? "")));
+    try {
+      await hot.query("LOAD 'auto_explain'");
+      await hot.query("SET auto_explain.log_min_duration = 0");
+      await hot.query("SET auto_explain.log_nested_statements = on");
+      await hot.query("SET client_min_messages = log");
+      const r = await hot.query<{ events: number }>("SELECT events FROM capstan_dispatch(10, 4242, now())");
+      await hot.query("SET client_min_messages = notice");
+      expect(r.rows[0]!.events).toBe(10);
+      const claim = notes.find((p) => p.includes("FOR UPDATE SKIP LOCKED"));
+      expect(claim, notes.map((p) => p.slice(0, 300)).join("\n---\n")).toBeDefined();
+      expect(claim).toMatch(/Index Scan using outbox_events_undispatched_idx on outbox_events/);
+      expect(claim).not.toMatch(/Bitmap|Sort/);
+      // The ten claimed are the first ten of the outbox in write order (the index's order, no sort needed).
+      const next = await hot.query<{ id: string }>(
+        "SELECT id FROM outbox_events WHERE dispatched_at IS NULL ORDER BY seq LIMIT 1",
+      );
+      expect(next.rows[0]!.id).toBe("evt_plan00001110");
+    } finally {
+      await hot.end();
+    }
   });
 });

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { closeKernelFilesUnder, readKernelFile } from "./kernel-files";
 import type { TLimits } from "./limits";
 
 /**
@@ -139,19 +140,16 @@ export async function cgroupMemoryPeak(host: TCgroupHost, deploymentId: string):
 /**
  * A cgroup file's text ("" when it is gone). Read synchronously on purpose: these are the kernel's counters in
  * memory, never a disk read, and every invocation reads them twice; through the thread pool each read took four
- * hops queued behind the journal's and the evidence's fsyncs.
+ * hops queued behind the journal's and the evidence's fsyncs. The descriptor stays open between readings.
  */
 function kernelFile(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return "";
-  }
+  return readKernelFile(file) ?? "";
 }
 
 /** Removes the deployment's cgroups once their processes are gone (a few tries: the kernel reaps asynchronously). */
 export async function removeCgroup(host: TCgroupHost, deploymentId: string): Promise<void> {
   for (const d of dirs(host, deploymentId)) {
+    closeKernelFilesUnder(d);
     for (let i = 0; i < 20 && existsSync(d); i++) {
       try {
         await rmdir(d);

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
+import { readKernelFile } from "./kernel-files";
 
 /**
  * What runs on this host, read from /proc. A process is identified by its
@@ -114,17 +115,14 @@ export function groupUsage(
   let hwmKb = 0;
   let found = false;
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      cpuTicks += Number(rest[11]) + Number(rest[12]);
-      // /proc/<pid>/status is the costly file (the kernel formats ~55 lines): read only when the peak is wanted.
-      const m = memory ? /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8")) : null;
-      if (m) hwmKb += Number(m[1]);
-      found = true;
-    } catch {
-      // ended while we looked
-    }
+    const stat = readKernelFile(`/proc/${pid}/stat`);
+    if (stat === null) continue; // ended while we looked
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    cpuTicks += Number(rest[11]) + Number(rest[12]);
+    // /proc/<pid>/status is the costly file (the kernel formats ~55 lines): read only when the peak is wanted.
+    const m = memory ? /^VmHWM:\s+(\d+) kB/m.exec(readKernelFile(`/proc/${pid}/status`) ?? "") : null;
+    if (m) hwmKb += Number(m[1]);
+    found = true;
   }
   return found ? { cpuMs: cpuTicks * TICK_MS, memoryPeakBytes: memory ? hwmKb * 1024 : null } : null;
 }

@@ -1,5 +1,5 @@
-import { Prisma, type WebhookDelivery } from "@/generated/prisma/client";
-import { db, pooledTransaction } from "@/server/platform/db/client";
+import type { WebhookDelivery } from "@/generated/prisma/client";
+import { db, pooledTransaction, preparedQuery } from "@/server/platform/db/client";
 import { rowOf } from "@/server/platform/db/rows";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { unseal } from "@/server/platform/crypto";
@@ -192,24 +192,32 @@ type TDelivered = { id: string; attempt: number; statusCode: number | null; dura
 /**
  * Successes are the common outcome: they are group-committed, one statement
  * per batch (the attempt rows and the deliveries' new state), so a busy
- * endpoint costs one commit per batch instead of one per delivery.
+ * endpoint costs one commit per batch instead of one per delivery. A named
+ * statement on the hot pool whose text never changes with the batch (every
+ * value an array): bound and executed, not parsed and planned per batch as the
+ * ORM's statement of literal rows was (issue #34 item 4).
  */
+const DELIVERED_SQL = `
+  WITH v AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[])
+      AS v(delivery_id, attempt_id, attempt, status_code, duration_ms)),
+  a AS (
+    INSERT INTO webhook_attempts (id, delivery_id, attempt, status_code, error, duration_ms)
+    SELECT attempt_id, delivery_id, attempt, status_code, NULL, duration_ms FROM v)
+  UPDATE webhook_deliveries w
+     SET status = 'delivered', delivered_at = now(), last_status_code = v.status_code, last_error = NULL,
+         locked_until = NULL, updated_at = now()
+    FROM v WHERE w.id = v.delivery_id`;
+
 const deliveredCommit = new GroupCommit<TDelivered, void>(async (batch) => {
-  const values = Prisma.join(
-    batch.map(
-      (d) => Prisma.sql`(${d.id}, ${newId("wat")}, ${d.attempt}::int, ${d.statusCode}::int, ${d.durationMs}::int)`,
-    ),
-  );
   // Raw SQL on purpose (platform-scoped group commit): one statement for a batch of leased deliveries of any workspace, by id.
-  await db().$executeRaw`
-    WITH v(delivery_id, attempt_id, attempt, status_code, duration_ms) AS (VALUES ${values}),
-    a AS (
-      INSERT INTO webhook_attempts (id, delivery_id, attempt, status_code, error, duration_ms)
-      SELECT attempt_id, delivery_id, attempt, status_code, NULL, duration_ms FROM v)
-    UPDATE webhook_deliveries w
-       SET status = 'delivered', delivered_at = now(), last_status_code = v.status_code, last_error = NULL,
-           locked_until = NULL, updated_at = now()
-      FROM v WHERE w.id = v.delivery_id`;
+  await preparedQuery("capstan_webhook_delivered", DELIVERED_SQL, [
+    batch.map((d) => d.id),
+    batch.map(() => newId("wat")),
+    batch.map((d) => d.attempt),
+    batch.map((d) => d.statusCode),
+    batch.map((d) => d.durationMs),
+  ]);
   return batch.map(() => undefined);
 }, 200);
 

@@ -70,6 +70,19 @@ const g = globalThis as unknown as { __capstanDb?: TState };
 const state: TState = (g.__capstanDb ??= {});
 
 /**
+ * The planner settings of hot-path sessions (the hot pool's, and the named statements of pooledTransaction): see
+ * the hot pool in open(). Through PgBouncer every statement is unnamed and planned afresh, so none is needed.
+ */
+export const HOT_PLANNER: ReadonlyArray<readonly [string, string]> = [
+  ["enable_seqscan", "off"],
+  ["enable_hashjoin", "off"],
+  ["enable_mergejoin", "off"],
+];
+const HOT_PLANNER_LOCAL = HOT_PLANNER.map(([k, v]) => `SET LOCAL ${k} TO ${v}`).join("; ");
+/** The startup options of a hot pool session (JIT off, as every session of ours, and HOT_PLANNER). */
+export const hotSessionOptions = () => ["-c jit=off", ...HOT_PLANNER.map(([k, v]) => `-c ${k}=${v}`)].join(" ");
+
+/**
  * Connections of one process (docs/operations.md "Database connections"): the ORM pool
  * (DATABASE_POOL_SIZE; unset: 10 with the web role, 4 without), the hot pool
  * of the Bridge's statements (a quarter of it, at least 2), plus one LISTEN
@@ -122,8 +135,18 @@ async function open(): Promise<TDb> {
     registerPool("prisma", pool);
     // The adapter listens for idle errors only once the ORM has connected; pooledTransaction may use the pool first.
     pool.on("error", onIdleError("prisma"));
-    // A small pool of its own for the Bridge's hot statements (budget reservations).
-    const hot = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: sizes.hot, ...session });
+    // A small pool of its own for the hot statements (preparedQuery). Its sessions plan key lookups only: a named
+    // statement keeps the generic plan it made at its sixth run, and one made while a table was nearly empty (a fresh
+    // database, the first minute of an install) kept a sequential scan and a hash join of `invocations` for every
+    // later record (seen in the surface bench: 21 of 35 sampled records). Every hot statement is driven by a key or
+    // an array of ids, so these sessions may not plan a sequential scan (where an index exists), a hash or a merge
+    // join: nested loops over index lookups, whatever the table held when the plan was made (HOT_PLANNER).
+    const hot = new pg.Pool({
+      connectionString: cfg.DATABASE_URL,
+      max: sizes.hot,
+      ...session,
+      ...(cfg.DATABASE_PGBOUNCER ? {} : { options: hotSessionOptions() }),
+    });
     hot.on("error", onIdleError("hot"));
     registerPool("hot", hot);
     state.raw = async <T>(text: string, params: unknown[]) => (await hot.query(text, params)).rows as T[];
@@ -137,8 +160,11 @@ async function open(): Promise<TDb> {
       const c = await pool.connect();
       let broken: Error | undefined;
       try {
-        // One round trip either way (a simple query of two statements).
-        await c.query(opts?.replayable ? "BEGIN; SET LOCAL synchronous_commit TO off" : "BEGIN");
+        // One round trip either way (a simple query of a few statements).
+        // The named statements of these transactions are key-driven worker claims: planned as the hot pool's are.
+        await c.query(
+          `BEGIN; ${opts?.replayable ? "SET LOCAL synchronous_commit TO off; " : ""}${named ? HOT_PLANNER_LOCAL : ""}`,
+        );
         const out = await fn(
           async <R>(name: string, text: string, params: unknown[]) =>
             (await c.query(named ? { name, text, values: params } : { text, values: params })).rows as R[],
