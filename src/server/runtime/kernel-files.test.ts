@@ -10,6 +10,15 @@ const cpuTicks = (stat: string) => {
   return Number(rest[11]) + Number(rest[12]);
 };
 
+/** Polls `check` until it holds or `ms` pass (no fixed sleep: a busy machine is slow, not wrong). */
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe("readKernelFile", () => {
   const dirs: string[] = [];
   afterEach(() => {
@@ -24,14 +33,12 @@ describe("readKernelFile", () => {
     const child = spawn(process.execPath, ["-e", "let x=0;for(;;){x++}"], { stdio: "ignore" });
     try {
       const file = `/proc/${child.pid}/stat`;
-      await new Promise((r) => setTimeout(r, 100));
       const first = readKernelFile(file);
       expect(first).toMatch(new RegExp(`^${child.pid} \\(`));
       const kept = openKernelFiles();
-      await new Promise((r) => setTimeout(r, 400));
-      const second = readKernelFile(file)!;
-      expect(openKernelFiles()).toBe(kept); // the same descriptor, not a new one
-      expect(cpuTicks(second)).toBeGreaterThan(cpuTicks(first!));
+      // Its CPU time must move when read again through the same descriptor (not a new one).
+      await until(() => cpuTicks(readKernelFile(file)!) > cpuTicks(first!), "the child's CPU time to move");
+      expect(openKernelFiles()).toBe(kept);
     } finally {
       child.kill("SIGKILL");
     }
@@ -40,14 +47,13 @@ describe("readKernelFile", () => {
   it("answers null once the process is gone, and lets its descriptor go", async () => {
     const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
     const file = `/proc/${child.pid}/stat`;
-    await new Promise((r) => setTimeout(r, 100));
     expect(readKernelFile(file)).not.toBeNull();
     const kept = openKernelFiles();
     await new Promise((r) => {
       child.on("exit", r);
       child.kill("SIGKILL");
     });
-    await new Promise((r) => setTimeout(r, 50)); // reaped
+    // The exit event comes once the child is reaped: the descriptor now answers ESRCH.
     expect(readKernelFile(file)).toBeNull();
     expect(openKernelFiles()).toBe(kept - 1);
   });
