@@ -7,6 +7,7 @@ import { processPendingFreezes } from "@/server/domain/source/freeze.service";
 import { db } from "@/server/platform/db/client";
 import { api, type TApiResult, type TTestUser } from "./api";
 import { kvCapability, type TCapability } from "./bridge-fixtures";
+import { until } from "./procs";
 
 /**
  * Deployment fixtures: a real small Node app (test/fixtures/hosted-app.js)
@@ -114,24 +115,26 @@ export async function confirmedApp(
 /** The spec's health path is "/" by default; the fixture's is /health. */
 export const HEALTH_EDIT = { build_plan: { health: { path: "/health" } } };
 
-/** POST a deployment and run the deploy worker until it has been applied. */
 /**
  * Waits while a deployment is being applied by a worker run of this process: two deploys at once (Promise.all in a
  * test) may see the first worker run claim both, and the second run then claims nothing and would read its deployment
  * while the first run is still applying it. A deployment no host took (no capacity) is returned as it is.
  */
 async function settledApply(id: string, timeoutMs = 240_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    // platform-scoped: a test fixture reads the claim of the deployment it just created.
-    const row = await db().deployment.findUnique({ where: { id }, select: { status: true, lockedUntil: true } });
-    const claimed = row?.status === "planned" && !!row.lockedUntil && row.lockedUntil.getTime() > Date.now();
-    if (row?.status !== "applying" && !claimed) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`deployment ${id} was still being applied after ${timeoutMs} ms`);
+  await until(
+    `deployment ${id} to leave its apply`,
+    async () => {
+      // platform-scoped: a test fixture reads the claim of the deployment it just created.
+      const row = await db().deployment.findUnique({ where: { id }, select: { status: true, lockedUntil: true } });
+      const claimed = row?.status === "planned" && !!row.lockedUntil && row.lockedUntil.getTime() > Date.now();
+      return row?.status !== "applying" && !claimed;
+    },
+    timeoutMs,
+    100,
+  );
 }
 
+/** POST a deployment and run the deploy worker until it has been applied. */
 export async function deploy(
   owner: TTestUser,
   ws: string,

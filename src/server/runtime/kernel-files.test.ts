@@ -3,21 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../../../test/support/procs";
 import { closeKernelFilesUnder, openKernelFiles, readKernelFile } from "./kernel-files";
 
 const cpuTicks = (stat: string) => {
   const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return Number(rest[11]) + Number(rest[12]);
 };
-
-/** Polls `check` until it holds or `ms` pass (no fixed sleep: a busy machine is slow, not wrong). */
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe("readKernelFile", () => {
   const dirs: string[] = [];
@@ -37,7 +29,7 @@ describe("readKernelFile", () => {
       expect(first).toMatch(new RegExp(`^${child.pid} \\(`));
       const kept = openKernelFiles();
       // Its CPU time must move when read again through the same descriptor (not a new one).
-      await until(() => cpuTicks(readKernelFile(file)!) > cpuTicks(first!), "the child's CPU time to move");
+      await until("the child's CPU time to move", () => cpuTicks(readKernelFile(file)!) > cpuTicks(first!), 10_000, 10);
       expect(openKernelFiles()).toBe(kept);
     } finally {
       child.kill("SIGKILL");
