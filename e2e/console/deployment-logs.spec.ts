@@ -37,7 +37,7 @@ require("http").createServer((q, s) => { console.log("served " + q.url); s.end("
   });
 
   test("the logs tab: build steps with durations, timestamps, follow, search, download", async ({ page, context }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(300_000);
     const ws = await signInAndCreateWorkspace(page, `E2E logs ${suffix}`);
     await deployToPreviewAndWaitActive(page, ws, repoDir);
     const surface = (await page

@@ -3,6 +3,7 @@ import { expect, test } from "../support/fixtures";
 
 const PORT = process.env.E2E_PORT ?? "3100";
 import {
+  ACTIVE_WITHIN_MS,
   createConfirmedProduct,
   deployRevision,
   makeDeployableAppRepository,
@@ -29,7 +30,7 @@ test.describe("deployments", () => {
   });
 
   test("console deployments: deploy a confirmed revision to preview, open its surface, stop it", async ({ page }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const ws = await signInAndCreateWorkspace(page, `E2E deployments ${suffix}`);
     let dep = "";
     let productUrl = "";
@@ -45,7 +46,7 @@ test.describe("deployments", () => {
     });
 
     await test.step("the deployment becomes active, with its isolation, health and logs", async () => {
-      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: ACTIVE_WITHIN_MS });
       await expect(page.getByText(/isolated-vm (not )?enforced/)).toBeVisible();
       await expect(page.getByText(/^Healthy after \d+ attempts?/)).toBeVisible();
       await page.getByRole("tab", { name: "Logs" }).click();

@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { expect, test } from "../support/fixtures";
 import { startDnsServer, type TDnsServer } from "../../test/support/dns-server";
 import {
+  ACTIVE_WITHIN_MS,
   createConfirmedProduct,
   deployRevision,
   makeDeployableAppRepository,
@@ -49,12 +50,12 @@ test.describe("domains", () => {
   });
 
   test("console domains: add, read the DNS records, fail in words, verify, route, delete", async ({ page }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const ws = await signInAndCreateWorkspace(page, `E2E domains ${suffix}`);
     await test.step("deploy a product to staging", async () => {
       await createConfirmedProduct(page, ws, repoDir);
       await deployRevision(page, "Staging");
-      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: ACTIVE_WITHIN_MS });
     });
 
     let token = "";

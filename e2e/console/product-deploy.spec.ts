@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
 import { axeFindings, offscreen, settle } from "../support/quality";
 import {
+  ACTIVE_WITHIN_MS,
   createProductAndOpenRevision,
   makeDeployableAppRepository,
   signInAndCreateWorkspace,
@@ -51,7 +52,7 @@ const lane = (page: Page, label: string) =>
 async function activeDeployment(page: Page): Promise<string> {
   await expect(page).toHaveURL(DEP);
   await expect(page.getByRole("heading", { level: 1, name: "Deployment" })).toBeVisible();
-  await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: ACTIVE_WITHIN_MS });
   return DEP.exec(page.url())![1]!;
 }
 

@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs";
 import { expect, test } from "../support/fixtures";
 import {
+  ACTIVE_WITHIN_MS,
   createConfirmedProduct,
   deployRevision,
   makeDeployableAppRepository,
@@ -32,7 +33,7 @@ test.describe("managed resources", () => {
   test("console resources: create attached, used by a deployment, detach, delete with a named loss, restore", async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const ws = await signInAndCreateWorkspace(page, `E2E resources ${suffix}`);
     await createConfirmedProduct(page, ws, repoDir);
     const revisionUrl = page.url();
@@ -68,7 +69,7 @@ test.describe("managed resources", () => {
     await test.step("deploy the product: the deployment is listed as using it", async () => {
       await page.goto(revisionUrl);
       dep = await deployRevision(page, "Preview");
-      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: ACTIVE_WITHIN_MS });
       await page.goto(`/console/w/${ws}/resources`);
       await expect(page.getByRole("row").filter({ hasText: name }).getByRole("link", { name: dep })).toBeVisible();
     });

@@ -54,7 +54,7 @@ test.describe("runner hosts", () => {
   test("console runner hosts: a deployment names its host; list, cordon, uncordon, drain with its confirm", async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const ws = await signInAndCreateWorkspace(page, `E2E hosts ${suffix}`);
 
     let host = "";

@@ -31,7 +31,7 @@ test.describe("sessions", () => {
   test("console sessions: open a session on a preview surface, send requests, read the evidence, revoke the access", async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const ws = await signInAndCreateWorkspace(page, `E2E sessions ${suffix}`);
     let ses = "";
 

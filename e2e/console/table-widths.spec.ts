@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
 import {
+  ACTIVE_WITHIN_MS,
   createConfirmedProduct,
   deployRevision,
   makeDeployableAppRepository,
@@ -52,7 +53,7 @@ test.describe("resource tables fit their cards", () => {
   test("at 1440 px the deployments, latest deployments, accesses and an opened invocation fit their cards", async ({
     page,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(300_000);
     await page.setViewportSize({ width: 1440, height: 900 });
     const ws = await signInAndCreateWorkspace(page, `E2E widths ${suffix}`);
     let productUrl = "";
@@ -65,7 +66,7 @@ test.describe("resource tables fit their cards", () => {
       await deployRevision(page, "Preview", `eval-${rev}`);
       await page.goto(revisionUrl);
       await deployRevision(page, "Preview");
-      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: ACTIVE_WITHIN_MS });
     });
 
     await test.step("an opened session invocation fits its card", async () => {

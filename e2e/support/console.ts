@@ -141,11 +141,17 @@ export async function deployRevision(
   return /\/deployments\/(dep_[0-9a-z]{26})$/.exec(page.url())![1]!;
 }
 
+/**
+ * How long a deployment may take to become active in the browser: install, build, and a start under gVisor, which on
+ * a loaded 2-core CI machine takes tens of seconds (docs/decisions.md "gVisor start on a busy host").
+ */
+export const ACTIVE_WITHIN_MS = 150_000;
+
 /** createConfirmedProduct, deployRevision to preview, then wait on the deployment's page until it is active; returns its id. */
 export async function deployToPreviewAndWaitActive(page: Page, ws: string, repoDir: string): Promise<string> {
   await createConfirmedProduct(page, ws, repoDir);
   const dep = await deployRevision(page, "Preview");
-  await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("Active", { exact: true }).first()).toBeVisible({ timeout: ACTIVE_WITHIN_MS });
   return dep;
 }
 

@@ -407,6 +407,11 @@ export const ENV_DOCS: Record<keyof TEnv | (typeof OUTSIDE_SCHEMA)[number], TEnv
     default: "`600000`",
     doc: "Deadline of each install and build step.",
   },
+  CAPSTAN_RUNNER_GVISOR_HEALTH_MS: {
+    group: "Runner hosts and hosted apps",
+    default: "`60000`",
+    doc: "Under gVisor, the least time an app gets to answer its health check after its sandbox is up (the descriptor's `health.timeout_ms` when longer): every system call goes through gVisor's user-space kernel, and a start through npm on a busy host takes tens of seconds.",
+  },
   CAPSTAN_RUNNER_LOG_MAX_BYTES: {
     group: "Runner hosts and hosted apps",
     default: "`1048576`",

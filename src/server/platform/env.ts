@@ -140,6 +140,8 @@ export const ZEnv = z.object({
   /** Per-plan limits (JSON, merged over the built-in table; docs/decisions.md "Enforced isolation"). */
   CAPSTAN_RUNNER_PLAN_LIMITS: z.string().optional(),
   CAPSTAN_RUNNER_STEP_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(600_000),
+  /** Under gVisor an app's health deadline is at least this long (docs/decisions.md "gVisor start on a busy host"). */
+  CAPSTAN_RUNNER_GVISOR_HEALTH_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   CAPSTAN_RUNNER_LOG_MAX_BYTES: z.coerce
     .number()
     .int()

@@ -28,6 +28,7 @@ export function runner(): Runner {
       root,
       sandbox: e.CAPSTAN_RUNNER_SANDBOX,
       stepTimeoutMs: e.CAPSTAN_RUNNER_STEP_TIMEOUT_MS,
+      gvisorHealthMs: e.CAPSTAN_RUNNER_GVISOR_HEALTH_MS,
       logMaxBytes: e.CAPSTAN_RUNNER_LOG_MAX_BYTES,
       uidRange: { base: e.CAPSTAN_RUNNER_UID_BASE, count: e.CAPSTAN_RUNNER_UID_COUNT },
     });

@@ -50,6 +50,8 @@ export type TLocalRunnerConfig = {
   root: string;
   sandbox: "auto" | TSandboxMode;
   stepTimeoutMs: number;
+  /** The least health deadline under gVisor (CAPSTAN_RUNNER_GVISOR_HEALTH_MS). */
+  gvisorHealthMs: number;
   logMaxBytes: number;
   uidRange: { base: number; count: number };
 };
@@ -141,6 +143,7 @@ export class LocalRunner implements Runner {
         hostId: this.hostId,
         host,
         stepTimeoutMs: this.cfg.stepTimeoutMs,
+        gvisorHealthMs: this.cfg.gvisorHealthMs,
         logMaxBytes: this.cfg.logMaxBytes,
         uidRange: this.cfg.uidRange,
         report: (ids) => this.report(host, spec.limits, ids),
