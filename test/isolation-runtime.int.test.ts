@@ -7,7 +7,7 @@ import { db } from "@/server/platform/db/client";
 import { env, resetEnvCache } from "@/server/platform/env";
 import { runner, type TRuntimeState } from "@/server/runtime";
 import { DEFAULT_PLAN_LIMITS } from "@/server/runtime/limits";
-import { RUNNER_TASKS } from "@/server/runtime/local-deploy";
+import { RUNNER_TASKS } from "@/server/runtime/deploy-launch";
 import { resetHostProbe } from "@/server/runtime/sandbox";
 import { api, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import { bootBridgeApp } from "./support/bridge-fixtures";

@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import { chown, open, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { blobStore } from "@/server/platform/blob-store";
@@ -8,14 +6,14 @@ import { serveBridgeSocket } from "./bridge-socket";
 import { createCgroup } from "./cgroups";
 import { CommandSyntaxError, splitCommand } from "./commands";
 import { makeDeploymentDir, makeOwnedDirs, unpackAs } from "./deploy-dir";
-import { ensureRootfs } from "./gvisor";
+import { pidsMaxFor, SANDBOX_APP, SANDBOX_RUN, spawnLauncher } from "./deploy-launch";
 import { waitHealthy } from "./health";
 import { allocateIdentity } from "./identity";
 import { processStartTime } from "./process-table";
 import { prepareResources } from "./resource-sockets";
 import { runLogTail } from "./run-logs";
-import type { THostIsolation, TSandboxMounts } from "./sandbox";
-import { gvisorRootfs, gvisorSpawn, launcherSpawn, placeAndRelease, stepSpawn, type TSpawnSpec } from "./start";
+import type { THostIsolation } from "./sandbox";
+import { placeAndRelease, stepSpawn } from "./start";
 import { BoundedLog, runStep, StepRecorder } from "./steps";
 import type { TDeployOutcome, TDeploySpec, THealth, TIsolationReport, TLimitHit, TRuntimeState } from "./runner";
 
@@ -40,33 +38,12 @@ export type TDeployContext = {
   limitHits: (state: TRuntimeState) => Promise<TLimitHit[]>;
 };
 
-const SANDBOX_APP = "/app";
-const SANDBOX_RUN = "/capstan/run";
-const SANDBOX_LOG = "/capstan/log";
-const SANDBOX_LAUNCHER = "/capstan/launcher.mjs";
-const SANDBOX_BRIDGE_PORT = 4319;
 /** Object buckets inside the sandbox: 127.0.0.1:4320, 4321, ... */
 const SANDBOX_BUCKET_PORT = 4320;
+const SANDBOX_BRIDGE_PORT = 4319;
 const MAX_SOCKET_PATH = 100;
 /** How long a sandbox may take to bring its launcher up (the health deadline starts after). */
 const SANDBOX_START_MS = 30_000;
-/** Read-only system paths bound into a gVisor container (when they exist on the host). */
-const GVISOR_RO = ["/usr", "/etc/ssl", "/etc/ca-certificates", "/etc/alternatives"];
-
-/**
- * The pids cgroup's cap. Under bubblewrap and none it *is* the process limit, plus RUNNER_TASKS for Capstan's own
- * tasks: it counts every task of the deployment (bubblewrap, the launcher, the app, their threads and children), and
- * it refuses first (the rlimit sits above it,
- * start.ts), so pids.events counts each refused fork and Capstan can say so. Under gVisor the app's processes live in
- * gVisor's kernel (its own RLIMIT_NPROC refuses them, unseen by the host): the host cap only bounds the sandbox's
- * own host threads, with room above the app's limit. It must never be reached: a host thread refused to gVisor's
- * kernel ends the whole sandbox (measured: at processes x 4 + 256 a fork bomb of 93 processes under the ptrace
- * platform hit it and the sandbox died), so it is processes x 16 + 512.
- */
-export const pidsMaxFor = (processes: number, sandbox: THostIsolation["sandbox"]) =>
-  sandbox === "gvisor" ? processes * 16 + 512 : processes + RUNNER_TASKS;
-/** Tasks of Capstan's own in a deployment's pids cgroup under bubblewrap and none: bubblewrap and the launcher's threads. */
-export const RUNNER_TASKS = 32;
 
 export async function deployLocal(ctx: TDeployContext, spec: TDeploySpec): Promise<TDeployOutcome> {
   const { host, root } = ctx;
@@ -247,101 +224,37 @@ export async function deployLocal(ctx: TDeployContext, spec: TDeploySpec): Promi
   if (cg) await createCgroup(cg, spec.deploymentId, limits, pidsMaxFor(limits.processes, host.sandbox));
   // gVisor applies the cgroup itself (runsc joins the one made above); bubblewrap and plain processes wait to be placed.
   const hold = cg && host.sandbox !== "gvisor" ? path.join(runDir, "go") : null;
-  const launch = sandboxed
-    ? {
-        argv: start,
-        cwd: cwdInside,
-        env: appEnv,
-        log: `${SANDBOX_LOG}/app.log`,
-        log_max: ctx.logMaxBytes,
-        ingress_socket: `${SANDBOX_RUN}/ingress.sock`,
-        app_port: appPort,
-        bridge_socket: `${SANDBOX_RUN}/bridge.sock`,
-        bridge_port: bridgePort,
-        forwards: resources?.forwards ?? [],
-        hold: hold ? `${SANDBOX_RUN}/go` : null,
-      }
-    : {
-        argv: start,
-        cwd: cwdHost,
-        env: appEnv,
-        log: path.join(logDir, "app.log"),
-        log_max: ctx.logMaxBytes,
-        ingress_socket: ingressSocket,
-        app_port: appPort,
-        bridge_socket: bridgeSocket,
-        bridge_port: bridgePort,
-        forwards: resources?.forwards ?? [],
-        hold,
-      };
-  const launchFile = path.join(runDir, "launch.json");
-  await writeFile(launchFile, JSON.stringify(launch), { mode: 0o600 });
-  if (ids.dedicated) await chown(launchFile, ids.uid, ids.gid);
   const marker = `capstan-deployment=${spec.deploymentId}`;
-  const hostLauncher = path.join(root, "launcher.mjs");
-  const launcherArgv = sandboxed
-    ? [process.execPath, SANDBOX_LAUNCHER, `${SANDBOX_RUN}/launch.json`, marker]
-    : [process.execPath, hostLauncher, launchFile, marker];
-  let cmd: TSpawnSpec;
-  if (host.sandbox === "gvisor") {
-    const nodePrefix = path.dirname(path.dirname(process.execPath));
-    const ro = new Set(GVISOR_RO);
-    if (!nodePrefix.startsWith("/usr")) ro.add(nodePrefix);
-    await ensureRootfs(gvisorRootfs(root), [...ro, SANDBOX_RUN, SANDBOX_LOG]);
-    cmd = await gvisorSpawn({
-      root,
-      deploymentId: spec.deploymentId,
-      bundleDir: path.join(dir, "bundle"),
-      rootfs: gvisorRootfs(root),
-      limits,
-      ids,
-      cgroups: cg,
-      launcherArgv,
-      cwdInside,
-      pidsMax: pidsMaxFor(limits.processes, host.sandbox),
-      host,
-      binds: [
-        ...[...ro].map((p) => [p, p, false] as [string, string, boolean]),
-        [appDir, SANDBOX_APP, true],
-        [runDir, SANDBOX_RUN, true],
-        [logDir, SANDBOX_LOG, true],
-        [hostLauncher, SANDBOX_LAUNCHER, false],
-      ],
-    });
-  } else {
-    const mounts: TSandboxMounts = {
-      writable: [
-        [appDir, SANDBOX_APP],
-        [runDir, SANDBOX_RUN],
-        [logDir, SANDBOX_LOG],
-      ],
-      readonly: [[hostLauncher, SANDBOX_LAUNCHER]],
-    };
-    cmd = launcherSpawn({ host, limits, ids, launcherArgv, cgroups: !!cg, mounts, cwdInside });
-  }
-  const out = await open(path.join(logDir, "launcher.log"), "a");
-  const child = spawn(cmd.file, cmd.args, {
-    cwd: host.sandbox === "none" ? cwdHost : "/",
-    env: (host.sandbox === "none" ? appEnv : {}) as NodeJS.ProcessEnv,
-    stdio: ["ignore", out.fd, out.fd],
-    detached: true,
-    ...(cmd.uid !== undefined ? { uid: cmd.uid, gid: cmd.gid } : {}),
+  const launched = await spawnLauncher({
+    root,
+    deploymentId: spec.deploymentId,
+    host,
+    cgroups: cg,
+    limits,
+    ids,
+    logMaxBytes: ctx.logMaxBytes,
+    dirs: { dir, appDir, runDir, logDir },
+    start,
+    cwdHost,
+    cwdInside,
+    appEnv,
+    appPort,
+    bridgePort,
+    ingressSocket,
+    bridgeSocket,
+    forwards: resources?.forwards ?? [],
+    hold,
+    marker,
   });
-  const spawned = new Promise<string | null>((resolve) => {
-    child.once("error", (e) => resolve(e.message));
-    child.once("spawn", () => resolve(null));
-  });
-  await out.close();
-  const spawnError = await spawned;
-  child.unref();
-  if (spawnError || !child.pid)
-    return fail("start_failed", "start_failed", `the app could not be started: ${spawnError ?? "no process"}`);
-  const startTime = (await processStartTime(child.pid)) ?? "";
+  if ("error" in launched)
+    return fail("start_failed", "start_failed", `the app could not be started: ${launched.error}`);
+  const pid = launched.pid;
+  const startTime = (await processStartTime(pid)) ?? "";
   const state: TRuntimeState = {
     host: ctx.hostId,
     dir,
-    pid: child.pid,
-    pgid: child.pid,
+    pid,
+    pgid: pid,
     start_time: startTime,
     sandbox: host.sandbox,
     ingress_socket: ingressSocket,
@@ -355,7 +268,7 @@ export async function deployLocal(ctx: TDeployContext, spec: TDeploySpec): Promi
     limits,
   };
   await spec.onStarted?.(state);
-  if (cg && hold && !(await placeAndRelease(cg, spec.deploymentId, child.pid, marker, hold))) {
+  if (cg && hold && !(await placeAndRelease(cg, spec.deploymentId, pid, marker, hold))) {
     buildLog.note("the launcher could not be placed in its cgroups in time; it was released anyway");
   }
 
