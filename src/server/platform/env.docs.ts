@@ -410,7 +410,7 @@ export const ENV_DOCS: Record<keyof TEnv | (typeof OUTSIDE_SCHEMA)[number], TEnv
   CAPSTAN_RUNNER_GVISOR_HEALTH_MS: {
     group: "Runner hosts and hosted apps",
     default: "`60000`",
-    doc: "Under gVisor, the least time an app gets to answer its health check after its sandbox is up (the descriptor's `health.timeout_ms` when longer): every system call goes through gVisor's user-space kernel, and a start through npm on a busy host takes tens of seconds.",
+    doc: "Under gVisor, the least time an app gets to begin answering its health check after its sandbox is up (every system call goes through gVisor's user-space kernel, and a start through npm on a busy host takes tens of seconds); from its first answer of any status, the descriptor's own `health.timeout_ms` applies, so a sick app still fails early.",
   },
   CAPSTAN_RUNNER_LOG_MAX_BYTES: {
     group: "Runner hosts and hosted apps",
