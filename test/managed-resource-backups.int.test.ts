@@ -1,6 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertBackup } from "@/server/domain/managed-resources/backups.service";
 import {
+  backupBeforeDestroy,
   backupBlobs,
   expireBackups,
   processBackups,
@@ -11,6 +13,7 @@ import { processManagedResources } from "@/server/domain/managed-resources/manag
 import { destroyDatabase } from "@/server/domain/managed-resources/postgres-admin";
 import { blobStore } from "@/server/platform/blob-store";
 import { db } from "@/server/platform/db/client";
+import { scopedDb } from "@/server/platform/db/scoped";
 import { api, bootApp, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import { testDbMode } from "./support/db";
 
@@ -352,6 +355,58 @@ describe.skipIf(testDbMode() !== "postgres")("backups of a postgres resource", (
       status: "expired",
       blobSha256: null,
     });
+  });
+
+  it("the backup before a destroy runs once, under its lease: one another run holds is left to it, and the backup worker beside it never runs it twice", async () => {
+    const mres = (await api("POST", base(), { token: owner.token, body: { kind: "postgres", name: "leased" } })).json;
+    await drain();
+    const starts = async (id: string) =>
+      (await db().outboxEvent.findMany({ where: { subject: id, type: "managed_resource.backup_changed" } })).filter(
+        (e) => (e.data as { step?: string }).step === "start",
+      ).length;
+    // Held by another run (a worker's lease): the destroy's backup leaves it alone and says it is not done yet.
+    const held = await scopedDb(ws).$transaction((tx) =>
+      insertBackup(tx, {
+        workspaceId: ws,
+        resourceId: mres.id,
+        trigger: "pre_destroy",
+        createdBy: null,
+        correlationId: "evt_test",
+        claimSeconds: 600,
+      }),
+    );
+    expect(await backupBeforeDestroy(ws, mres.id)).toBe(false);
+    expect(await processBackups(20)).toBe(0);
+    expect(await db().managedResourceBackup.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({
+      status: "pending",
+    });
+    expect(await starts(held.id)).toBe(0);
+
+    // Its lease lapses: the destroy's backup and two worker passes race for it; exactly one run takes it.
+    await db().managedResourceBackup.update({ where: { id: held.id }, data: { claimedUntil: null } });
+    await Promise.all([backupBeforeDestroy(ws, mres.id), processBackups(20), processBackups(20)]);
+    expect(await db().managedResourceBackup.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({
+      status: "completed",
+    });
+    expect(await starts(held.id)).toBe(1);
+    expect(await backupBeforeDestroy(ws, mres.id)).toBe(true);
+
+    // A backup the destroy makes itself is born claimed: worker passes beside it find nothing to run.
+    const other = (await api("POST", base(), { token: owner.token, body: { kind: "postgres", name: "leased-two" } }))
+      .json;
+    await drain();
+    const [ran, ...passes] = await Promise.all([
+      backupBeforeDestroy(ws, other.id),
+      processBackups(20),
+      processBackups(20),
+    ]);
+    expect(ran).toBe(true);
+    expect(passes).toEqual([0, 0]);
+    const made = await db().managedResourceBackup.findFirstOrThrow({
+      where: { resourceId: other.id, trigger: "pre_destroy" },
+    });
+    expect(made.status).toBe("completed");
+    expect(await starts(made.id)).toBe(1);
   });
 
   it("takes a backup before destroying a database and keeps it; schedules daily backups and expires them after the retention", async () => {

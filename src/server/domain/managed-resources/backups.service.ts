@@ -121,6 +121,8 @@ export async function insertBackup(
     trigger: TBackup["trigger"];
     createdBy: string | null;
     correlationId: string;
+    /** Made already claimed by its creator for this long (the backup worker leaves it alone), else claimable at once. */
+    claimSeconds?: number;
   },
 ) {
   const now = new Date();
@@ -135,6 +137,7 @@ export async function insertBackup(
       createdBy: p.createdBy,
       createdAt: now,
       updatedAt: now,
+      claimedUntil: p.claimSeconds ? new Date(now.getTime() + p.claimSeconds * 1000) : null,
     },
   });
   await emitEvent(tx, {

@@ -256,6 +256,13 @@ async function deleteBackupBlob(workspaceId: string, id: string, sha256: string)
  * Before a postgres resource's data is destroyed: a backup kept for the
  * retention period. True when one completed (now or earlier); the destroy
  * waits (and retries) otherwise, so no data goes without its backup.
+ *
+ * The backup is run here only under its lease, as the backup worker runs it:
+ * a new one is made already claimed, an open one is claimed first, and one
+ * another run holds is left to it (false: the destroy retries and finds it
+ * completed). Two runs of one backup dump into the same file and the first to
+ * finish deletes it under the other, so the backup would fail and hold up the
+ * destroy (seen in the e2e of the console's resources).
  */
 export async function backupBeforeDestroy(workspaceId: string, resourceId: string): Promise<boolean> {
   const ws = scopedDb(workspaceId);
@@ -267,16 +274,30 @@ export async function backupBeforeDestroy(workspaceId: string, resourceId: strin
   const open = await ws.managedResourceBackup.findFirst({
     where: { resourceId, trigger: "pre_destroy", status: { in: ["pending", "running"] } },
   });
-  const row =
-    open ??
-    (await ws.$transaction((tx) =>
-      insertBackup(tx, {
-        workspaceId,
-        resourceId,
-        trigger: "pre_destroy",
-        createdBy: null,
-        correlationId: newId("evt"),
-      }),
-    ));
+  if (open) return (await claimBackup(workspaceId, open.id)) && runBackup(open.id);
+  const row = await ws.$transaction((tx) =>
+    insertBackup(tx, {
+      workspaceId,
+      resourceId,
+      trigger: "pre_destroy",
+      createdBy: null,
+      correlationId: newId("evt"),
+      claimSeconds: CLAIM_SECONDS,
+    }),
+  );
   return runBackup(row.id);
+}
+
+/** Takes an open backup's lease, as processBackups does; false while another run holds it. */
+async function claimBackup(workspaceId: string, id: string): Promise<boolean> {
+  const now = new Date();
+  const { count } = await scopedDb(workspaceId).managedResourceBackup.updateMany({
+    where: {
+      id,
+      status: { in: ["pending", "running"] },
+      OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }],
+    },
+    data: { claimedUntil: new Date(now.getTime() + CLAIM_SECONDS * 1000) },
+  });
+  return count === 1;
 }
