@@ -26,30 +26,35 @@ describe("waitHealthy", () => {
   afterEach(() => {
     for (const a of apps.splice(0)) a.close();
   });
-  const check = (socketPath: string, deadlineMs: number, listenFloorMs?: number) =>
-    waitHealthy({ socketPath, path: "/", deadlineMs, listenFloorMs, alive: async () => true, intervalMs: 50 });
+  /** Starts the app (closed after the test) and checks its health with these deadlines. */
+  const check = (app: { listenAfterMs: number; status: number }, deadlineMs: number, listenFloorMs?: number) => {
+    const a = slowApp(app.listenAfterMs, app.status);
+    apps.push(a);
+    return waitHealthy({
+      socketPath: a.socketPath,
+      path: "/",
+      deadlineMs,
+      listenFloorMs,
+      alive: async () => true,
+      intervalMs: 50,
+    });
+  };
 
   it("fails an app that begins listening after its deadline, without a floor", async () => {
-    const app = slowApp(900, 200);
-    apps.push(app);
-    const r = await check(app.socketPath, 300);
+    const r = await check({ listenAfterMs: 900, status: 200 }, 300);
     expect(r.ok).toBe(false);
     expect(r.attempts.every((a) => a.status === null)).toBe(true);
   });
 
   it("gives a slow starter the floor to begin answering, and passes it when it answers 2xx", async () => {
-    const app = slowApp(900, 200);
-    apps.push(app);
-    const r = await check(app.socketPath, 300, 5_000);
+    const r = await check({ listenAfterMs: 900, status: 200 }, 300, 5_000);
     expect(r.ok).toBe(true);
     expect(r.waitedMs).toBeGreaterThanOrEqual(850);
     expect(r.waitedMs).toBeLessThan(5_000);
   });
 
   it("once the app answers, counts its own deadline from that answer: a 404 fails long before the floor", async () => {
-    const app = slowApp(600, 404);
-    apps.push(app);
-    const r = await check(app.socketPath, 400, 20_000);
+    const r = await check({ listenAfterMs: 600, status: 404 }, 400, 20_000);
     expect(r.ok).toBe(false);
     expect(r.exited).toBe(false);
     expect(r.attempts.at(-1)!.status).toBe(404);
@@ -59,9 +64,7 @@ describe("waitHealthy", () => {
   });
 
   it("an app that never listens waits out the floor", async () => {
-    const app = slowApp(60_000, 200);
-    apps.push(app);
-    const r = await check(app.socketPath, 100, 1_200);
+    const r = await check({ listenAfterMs: 60_000, status: 200 }, 100, 1_200);
     expect(r.ok).toBe(false);
     expect(r.waitedMs).toBeGreaterThanOrEqual(1_150);
   });
