@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/logger";
-import { handleRest, noteArrival } from "./rest-handler";
+import { handleRest, noteArrival, responseText } from "./rest-handler";
 
 /**
  * The product's hot REST path on Node's own request and response (issue #34
@@ -42,14 +42,12 @@ async function answer(req: IncomingMessage, res: ServerResponse, arrivedAt: numb
     if (v === undefined || HOP_BY_HOP.has(k)) continue;
     for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
   }
-  const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
-    method: "POST",
-    headers,
-    body: body as unknown as BodyInit,
-  });
-  noteArrival(request, arrivedAt);
+  // The body goes beside the Request, not in it: handleRest takes it as read (no web stream to read back).
+  const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, { method: "POST", headers });
+  noteArrival(request, arrivedAt, body);
   const response = await handleRest(request);
-  const out = Buffer.from(await response.arrayBuffer());
+  const text = responseText(response);
+  const out = text !== undefined ? Buffer.from(text, "utf8") : Buffer.from(await response.arrayBuffer());
   const h: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
     if (k !== "set-cookie") h[k] = v;

@@ -6,6 +6,8 @@ import { env } from "@/server/platform/env";
 import { newId } from "@/server/platform/ids";
 import { signToken } from "@/server/domain/signing-keys/jwt.service";
 import { runner, type TLimitHit, type TRuntimeState } from "@/server/runtime";
+import type { TUsageReading } from "@/server/runtime/runner";
+import type { TRunnerOps } from "@/server/runtime/remote-runner";
 import { runnerFor, upstreamFor } from "@/server/domain/runners/runner-hosts.service";
 import { requestOnce } from "@/server/runtime/surface-proxy";
 import { putEvidence, type TEvidenceGrant } from "@/server/domain/source/evidence.service";
@@ -47,43 +49,43 @@ const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const MAX_LOG_BYTES = 256 * 1024;
 const CORES = Math.max(1, os.availableParallelism());
 
-export async function executeInvocation(
-  inv: Invocation,
+/**
+ * What an execution needs before the app is called: its id, the request's
+ * body and query from their evidence, the runner token, and the readings the
+ * call is measured against (log offset, CPU, limit counters). Independent of
+ * the invocation's row, so createInvocation starts it while that row's
+ * statement is in flight (the two overlap instead of adding up); the app is
+ * called only once both are done. `failed` when the app cannot be called
+ * (no process, the blob store down).
+ */
+export type TPrepared =
+  | {
+      kind: "ready";
+      executionId: string;
+      timeoutMs: number;
+      state: TRuntimeState;
+      body: Buffer | null;
+      bodyType: string | undefined;
+      query: string;
+      runner: TRunnerOps;
+      upstream: Awaited<ReturnType<typeof upstreamFor>>;
+      token: string;
+      logFrom: number;
+      before: TUsageReading | null;
+      hitsBefore: TLimitHit[];
+    }
+  | { kind: "failed"; executionId: string; message: string };
+
+export async function prepareExecution(
+  invocationId: string,
   session: Session,
   deployment: Deployment,
   input: TInvocationInput,
-  grants: TEvidenceGrant[],
-  timing?: InvocationTiming,
-): Promise<TExecution> {
+): Promise<TPrepared> {
   const executionId = newId("exe");
   const timeoutMs = env().CAPSTAN_INVOCATION_TIMEOUT_MS;
-  const startedAt = new Date();
   const state = deployment.runtime as TRuntimeState | null;
-  const base = {
-    execution_id: executionId,
-    invocation_id: inv.id,
-    session_id: session.id,
-    workspace_id: session.workspaceId,
-    product_id: session.productId,
-    deployment_id: deployment.id,
-    execution_mode: "managed" as const,
-  };
-  if (!state) {
-    return {
-      ...base,
-      status: "failed",
-      failure: { code: "runtime_error", message: "The deployment has no running process." },
-      result: { http_status: null, body_evidence: null },
-      log_evidence: null,
-      usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null },
-      started_at: startedAt.toISOString(),
-      finished_at: new Date().toISOString(),
-    };
-  }
-  const outage = (err: unknown, what: string) => {
-    if (!isBlobStoreOutage(err)) throw err;
-    return `${what}: ${(err as Error).message}`;
-  };
+  if (!state) return { kind: "failed", executionId, message: "The deployment has no running process." };
   let body: Buffer | null;
   let query: string;
   try {
@@ -92,17 +94,9 @@ export async function executeInvocation(
       ? ((await blobStore().get(input.query_evidence.sha256))?.toString("utf8").replace(/^\?/, "") ?? "")
       : "";
   } catch (err) {
-    const message = outage(err, "The request's body or query could not be read, so the app was not called");
-    return {
-      ...base,
-      status: "failed",
-      failure: { code: "runtime_error", message },
-      result: { http_status: null, body_evidence: null },
-      log_evidence: null,
-      usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null },
-      started_at: startedAt.toISOString(),
-      finished_at: new Date().toISOString(),
-    };
+    if (!isBlobStoreOutage(err)) throw err;
+    const message = `The request's body or query could not be read, so the app was not called: ${(err as Error).message}`;
+    return { kind: "failed", executionId, message };
   }
   // The body goes with the content type it was uploaded with.
   const bodyType = input.body_evidence
@@ -127,7 +121,7 @@ export async function executeInvocation(
         ws: session.workspaceId,
         prod: session.productId,
         exe: executionId,
-        inv: inv.id,
+        inv: invocationId,
         dep: deployment.id,
         env: deployment.environmentType,
       },
@@ -137,6 +131,63 @@ export async function executeInvocation(
     r.usage(state, { memory: false }).catch(() => null),
     hitsOf(deployment, state),
   ]);
+  return {
+    kind: "ready",
+    executionId,
+    timeoutMs,
+    state,
+    body,
+    bodyType,
+    query,
+    runner: r,
+    upstream,
+    token,
+    logFrom,
+    before,
+    hitsBefore,
+  };
+}
+
+/** Runs the prepared execution (prepareExecution, started by the caller or here) against the app. */
+export async function executeInvocation(
+  inv: Invocation,
+  session: Session,
+  deployment: Deployment,
+  input: TInvocationInput,
+  grants: TEvidenceGrant[],
+  timing?: InvocationTiming,
+  preparing?: Promise<TPrepared>,
+): Promise<TExecution> {
+  const p = await (preparing ?? prepareExecution(inv.id, session, deployment, input));
+  const startedAt = new Date();
+  const base = {
+    execution_id: p.executionId,
+    invocation_id: inv.id,
+    session_id: session.id,
+    workspace_id: session.workspaceId,
+    product_id: session.productId,
+    deployment_id: deployment.id,
+    execution_mode: "managed" as const,
+  };
+  if (p.kind === "failed") {
+    return {
+      ...base,
+      status: "failed",
+      failure: { code: "runtime_error", message: p.message },
+      result: { http_status: null, body_evidence: null },
+      log_evidence: null,
+      usage: { duration_ms: 0, cpu_ms: null, memory_peak_bytes: null },
+      started_at: startedAt.toISOString(),
+      finished_at: new Date().toISOString(),
+    };
+  }
+  const outage = (err: unknown, what: string) => {
+    if (!isBlobStoreOutage(err)) throw err;
+    return `${what}: ${(err as Error).message}`;
+  };
+  const { state, body, bodyType, query, upstream, token, logFrom, before, hitsBefore, timeoutMs } = p;
+  const r = p.runner;
+  const executionId = p.executionId;
   timing?.mark("execution");
   const t0 = performance.now();
   const answer = !upstream

@@ -19,7 +19,7 @@ import { invocationContext } from "./invocation-context";
 import { recordInvocation } from "./invocation-record";
 import type { InvocationTiming } from "./invocation-timing";
 import { admit, type TDecision } from "./admission";
-import { executeInvocation } from "./execution";
+import { executeInvocation, prepareExecution, type TPrepared } from "./execution";
 import type { TAdmission, TExecution, TInvocation, TInvocationInput } from "./sessions.contract";
 import type { TCaller } from "./access.service";
 import { sessionFor } from "./sessions.service";
@@ -138,12 +138,14 @@ async function run(
   correlationId: string,
   ctx: TContext,
   timing?: InvocationTiming,
+  preparing?: Promise<TPrepared>,
 ): Promise<Invocation> {
   const { session, deployment } = ctx;
   let execution: TExecution;
   const grants: TEvidenceGrant[] = [];
   try {
-    execution = await executeInvocation(inv, session, deployment, inv.input as TInvocationInput, grants, timing);
+    const input = inv.input as TInvocationInput;
+    execution = await executeInvocation(inv, session, deployment, input, grants, timing, preparing);
   } catch (err) {
     // Not executed (an unexpected error, not a crash): the reservation goes back unused.
     if (d.ticket) {
@@ -215,9 +217,23 @@ export async function createInvocation(
   });
   timing?.mark("admission");
 
+  // An admitted invocation's execution is prepared (runner token, readings before the call) while its row's statement
+  // is in flight: the statement goes out first, the preparation's CPU work runs while PostgreSQL executes it (from the
+  // next turn of the event loop, once the query is on the socket). The app is still called only after the row is
+  // written, and not at all when that fails.
   let inv: Invocation;
+  let preparing: Promise<TPrepared> | undefined;
   try {
-    inv = await insertInvocation(id, session, input, decision, caller);
+    const inserting = insertInvocation(id, session, input, decision, caller);
+    if (decision.outcome === "admitted") {
+      preparing = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+        prepareExecution(id, session, ctx.deployment, input),
+      );
+      preparing.catch(() => undefined); // awaited by run(); a failed insert leaves it unawaited
+    }
+    inv = await inserting;
+    // Both done before the phase ends: `insert` is the longer of the two.
+    if (preparing) await preparing.catch(() => undefined);
   } catch (err) {
     if (decision.ticket) {
       await settleTicket(decision.ticket, 0, null, null).catch(() => undefined);
@@ -227,7 +243,7 @@ export async function createInvocation(
   }
   timing?.mark("insert");
   if (decision.outcome === "admitted")
-    inv = await run(inv, decision, caller.correlationId, { session, ...ctx }, timing);
+    inv = await run(inv, decision, caller.correlationId, { session, ...ctx }, timing, preparing);
   return toInvocation(inv);
 }
 
