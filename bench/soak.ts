@@ -134,8 +134,11 @@ type TSample = {
   skipped: number;
   outbox_depth: number | null;
   outbox_lag_s: number | null;
+  /** V8's heap in use (prom-client's default gauge): live objects plus garbage not yet collected. */
+  heap_used_mb: number | null;
 };
 const samples: TSample[] = [];
+const mb = (bytes: number | undefined) => (bytes === undefined ? null : round(bytes / 1048576, 1)!);
 const scrape = async (): Promise<TSamples> => scrapeMetrics(base, metricsToken).catch(() => new Map());
 const metricsBefore = await scrape();
 const cpuBefore = cpuMs(capstan.serverPid);
@@ -150,6 +153,7 @@ const sampleNow = async (st: { latencies: number[]; errors: number; skipped: num
     skipped: st.skipped,
     outbox_depth: m.get("capstan_outbox_depth") ?? null,
     outbox_lag_s: m.get("capstan_outbox_lag_seconds") ?? null,
+    heap_used_mb: mb(m.get("capstan_nodejs_heap_size_used_bytes")),
   };
   samples.push(sample);
   console.log(`soak: ${JSON.stringify(sample)}`);
@@ -192,6 +196,32 @@ function slopePerMinute(xs: number[], ys: number[]): number | null {
     den += (xs[i]! - mx) ** 2;
   }
   return den ? (num / den) * 60 : null;
+}
+/** The heap in use after warm-up: first, last, max, and the slope (MB per minute) of each minute's lowest sample. */
+function heapAfterWarmup(xs: TSample[]) {
+  const heap = xs.filter((x) => x.heap_used_mb !== null);
+  if (!heap.length) return null;
+  const lows = new Map<number, { t: number; mb: number; n: number }>();
+  for (const x of heap) {
+    const minute = Math.floor(x.t / 60);
+    const low = lows.get(minute);
+    if (!low || x.heap_used_mb! < low.mb) lows.set(minute, { t: x.t, mb: x.heap_used_mb!, n: (low?.n ?? 0) + 1 });
+    else low.n++;
+  }
+  // A minute with fewer than half its samples (the run's last, cut short) has no low worth the name.
+  const l = [...lows.values()].filter((x) => x.n >= 60 / SAMPLE / 2);
+  return {
+    first: heap[0]!.heap_used_mb,
+    last: heap[heap.length - 1]!.heap_used_mb,
+    max: Math.max(...heap.map((x) => x.heap_used_mb!)),
+    minute_lows: l.map((x) => x.mb),
+    slope_of_lows_mb_per_minute: round(
+      slopePerMinute(
+        l.map((x) => x.t),
+        l.map((x) => x.mb),
+      ) ?? NaN,
+    ),
+  };
 }
 const lags = samples.map((x) => x.outbox_lag_s).filter((x): x is number => x !== null);
 const logErrors = existsSync(logFile)
@@ -239,6 +269,9 @@ const report = {
       ) ?? NaN,
     ),
   },
+  // Whether a growing RSS is the heap's live set growing (a leak) or the process settling: the heap in use after
+  // warm-up, its lowest sample per minute (closest to what survives a collection) and the slope of those lows.
+  heap_used_mb_after_warmup: heapAfterWarmup(after),
   outbox_lag_seconds: {
     max: lags.length ? round(Math.max(...lags)) : null,
     p99: round(pct(lags, 99)),
