@@ -2,7 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveRestNode } from "@/server/http/rest-node";
+import { db } from "@/server/platform/db/client";
 import { env } from "@/server/platform/env";
+import { newId } from "@/server/platform/ids";
 import { runner } from "@/server/runtime";
 import { api, makeUser, makeWorkspace, type TTestUser } from "./support/api";
 import { bootBridgeApp } from "./support/bridge-fixtures";
@@ -46,12 +48,19 @@ afterAll(async () => {
   await runner().sweep(async () => new Set());
 });
 
-type TSent = { token?: string; body?: string | Buffer; contentType?: string; path?: string; method?: string };
+type TSent = {
+  token?: string;
+  body?: string | Buffer;
+  contentType?: string;
+  path?: string;
+  method?: string;
+  headers?: Record<string, string>;
+};
 
 /** The same request through the Node path (a real socket) and through handleRest. */
 async function both(s: TSent) {
   const path = s.path ?? `/v1/sessions/${ses}/invocations`;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...s.headers };
   if (s.token) headers.authorization = `Bearer ${s.token}`;
   if (s.contentType) headers["content-type"] = s.contentType;
   const res = await fetch(base + path, { method: s.method ?? "POST", headers, body: s.body as BodyInit | undefined });
@@ -60,7 +69,7 @@ async function both(s: TSent) {
   const direct = await api(s.method ?? "POST", path, {
     token: s.token,
     rawBody: typeof s.body === "string" ? new TextEncoder().encode(s.body) : s.body,
-    headers: s.contentType ? { "content-type": s.contentType } : {},
+    headers: { ...s.headers, ...(s.contentType ? { "content-type": s.contentType } : {}) },
   });
   return { node, direct };
 }
@@ -69,7 +78,14 @@ const invocation = JSON.stringify({ kind: "http_request", method: "GET", path: "
 
 describe("the Node path of an invocation answers as handleRest does", () => {
   it("an admitted invocation: 201, the same record shape, timing headers, an exact content-length", async () => {
-    const { node, direct } = await both({ token: owner.token, body: invocation, contentType: "application/json" });
+    // A client's evt_ correlation id is adopted (platform/correlation.ts): it must cross the Node path's headers.
+    const correlation = newId("evt");
+    const { node, direct } = await both({
+      token: owner.token,
+      body: invocation,
+      contentType: "application/json",
+      headers: { "x-correlation-id": correlation },
+    });
     expect(node.status).toBe(201);
     expect(direct.status).toBe(201);
     expect(node.json.admission.outcome).toBe("admitted");
@@ -80,7 +96,9 @@ describe("the Node path of an invocation answers as handleRest does", () => {
     expect(node.headers.get("content-type")).toMatch(/^application\/json/);
     expect(Number(node.headers.get("content-length"))).toBe(Buffer.byteLength(node.text));
     expect(node.headers.get("server-timing")).toMatch(/record;dur=/);
-    expect(node.headers.get("x-correlation-id")).toBeTruthy();
+    expect(node.headers.get("x-correlation-id")).toBe(correlation);
+    const row = await db().invocation.findUnique({ where: { id: node.json.id }, select: { correlationId: true } });
+    expect(row?.correlationId).toBe(correlation);
   });
 
   it("bad input: the same status and reason either way, nothing admitted", async () => {
