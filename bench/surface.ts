@@ -383,7 +383,7 @@ all.invocations = {
 };
 mkdirSync(path.dirname(file), { recursive: true });
 writeFileSync(file, JSON.stringify(all, null, 2) + "\n");
-console.log("bench: merged surface_proxy and invocations into bench/results/latest.json");
+console.log(`bench: merged surface_proxy and invocations into ${path.relative(ROOT, file) || file}`);
 
 direct.kill();
 await rest("POST", `/v1/workspaces/${ws}/deployments/${dep.id}:stop`);

@@ -216,6 +216,13 @@ describe("an admitted invocation", () => {
 
   it("measures real usage: non-zero CPU for CPU work, never more than duration x cores", async () => {
     const ses = await openSession(owner);
+    const runtimeBudget = async () => {
+      await returnLeases(); // an invocation draws from a runtime lease: its unused part goes back first
+      return must(await api("GET", `/v1/workspaces/${ws}/budgets`, { token: owner.token }), 200, "budgets").items.find(
+        (b: { usage_category: string }) => b.usage_category === "runtime",
+      );
+    };
+    const before = await runtimeBudget();
     const r = await invoke(owner, ses.id, {
       method: "GET",
       path: "/burn",
@@ -226,13 +233,9 @@ describe("an admitted invocation", () => {
     expect(u.cpu_ms).toBeGreaterThanOrEqual(100);
     expect(u.cpu_ms).toBeLessThanOrEqual(u.duration_ms * 2);
     expect(u.memory_peak_bytes).toBeGreaterThan(10 * 1024 * 1024);
-    await returnLeases(); // the invocation drew from a runtime lease: its unused part goes back first
-    const budget = must(
-      await api("GET", `/v1/workspaces/${ws}/budgets`, { token: owner.token }),
-      200,
-      "budgets",
-    ).items.find((b: { usage_category: string }) => b.usage_category === "runtime");
-    expect(budget.used_units).toBeGreaterThanOrEqual(u.duration_ms);
+    // Charged exactly the measured duration, in the record's own statement; nothing left reserved.
+    const budget = await runtimeBudget();
+    expect(budget.used_units - before.used_units).toBe(u.duration_ms);
     expect(budget.reserved_units).toBe(0);
   });
 

@@ -16,7 +16,10 @@ import type { TEvidenceGrant } from "@/server/domain/source/evidence.service";
  * next statement, so under load the runtime budget's row is locked and the
  * WAL flushed once per batch instead of once per invocation. Nobody is
  * answered before the commit of their own batch; a failed batch is retried
- * item by item. A named prepared statement (its text never changes).
+ * item by item. Two named prepared statements whose texts never change: a
+ * batch (every value an array, unnested) and a lone record (scalars; the
+ * evidence grants stay an array), as the Bridge's records
+ * (bridge/record-statement.ts).
  */
 export type TInvocationRecord = {
   id: string;
@@ -50,7 +53,30 @@ const RECORD_SQL = `
          ON CONFLICT DO NOTHING)
   SELECT id, updated_at FROM upd`;
 
+/** The same statement for one invocation. The settlement's sum is never null; the planner cannot know, so it runs first. */
+const LONE_SQL = `
+  WITH s AS (
+         SELECT coalesce(CASE WHEN $1::text IS NOT NULL
+                  THEN capstan_settle_drawn($1, $2::text, $3::float8, $4::float8, NULL, $5::bigint, NULL)::int END, 0)
+              + coalesce(CASE WHEN $6::text IS NOT NULL THEN capstan_settle($6, $7::float8, NULL, NULL)::int END, 0) AS n),
+       upd AS (
+         UPDATE invocations SET admission = $8::jsonb, execution = $9::jsonb, updated_at = now()
+          WHERE id = $2::text AND (SELECT n FROM s) IS NOT NULL
+         RETURNING id, updated_at),
+       ev AS (
+         INSERT INTO outbox_events (id, workspace_id, type, version, source, subject, correlation_id, data)
+         SELECT $10::text, $11::text, 'invocation.changed', $12::text, '/v1/workspaces/' || $11::text, upd.id, $13::text,
+                $14::jsonb
+           FROM upd),
+       g AS (
+         INSERT INTO workspace_blobs (workspace_id, sha256, content_type)
+         SELECT $11::text, b.sha, b.ct FROM unnest($15::text[], $16::text[]) AS b(sha, ct)
+          WHERE EXISTS (SELECT 1 FROM upd)
+         ON CONFLICT DO NOTHING)
+  SELECT id, updated_at FROM upd`;
+
 async function flush(items: TInvocationRecord[]): Promise<Array<Date | null>> {
+  if (items.length === 1) return [await flushOne(items[0]!)];
   const draws = items.flatMap((r) => (r.ticket?.kind === "draw" ? [{ r, t: r.ticket }] : []));
   const reservations = items.flatMap((r) =>
     r.ticket?.kind === "reservation" ? [{ r, id: r.ticket.reservation.id }] : [],
@@ -94,6 +120,32 @@ async function flush(items: TInvocationRecord[]): Promise<Array<Date | null>> {
   ]);
   const at = new Map(rows.map((r) => [r.id, new Date(r.updated_at)]));
   return items.map((r) => at.get(r.id) ?? null);
+}
+
+async function flushOne(r: TInvocationRecord): Promise<Date | null> {
+  const draw = r.ticket?.kind === "draw" ? r.ticket : null;
+  const reservation = r.ticket?.kind === "reservation" ? r.ticket.reservation.id : null;
+  const grants = new Map(r.grants.map((g) => [g.sha256, g.contentType.slice(0, 255)]));
+  // Raw SQL on purpose: the invocation hot path's record; every row names its workspace.
+  const rows = await preparedQuery<{ id: string; updated_at: Date }>("capstan_invocation_record_one", LONE_SQL, [
+    draw?.leaseId ?? null,
+    r.id,
+    draw?.units ?? null,
+    r.usedMs,
+    draw?.hold.toString() ?? null,
+    reservation,
+    r.usedMs,
+    JSON.stringify(r.admission),
+    JSON.stringify(r.execution),
+    newId("evt"),
+    r.workspaceId,
+    EVENT_TYPES["invocation.changed"],
+    r.correlationId,
+    JSON.stringify(r.event),
+    [...grants.keys()],
+    [...grants.values()],
+  ]);
+  return rows[0] ? new Date(rows[0].updated_at) : null;
 }
 
 const records = new GroupCommit<TInvocationRecord, Date | null>(flush, 100);
