@@ -696,6 +696,49 @@ describe("webhook delivery", () => {
     expect(finalList.items[0]!.redelivery_id).toBe(after.redelivery_id);
   });
 
+  it("E: a redirect is not followed, an endpoint that never answers times out, a closed port is a network error", async () => {
+    const w = await makeWorkspace(owner.token, "scenario E");
+    const target = await startReceiver(); // where the redirect points: it must get nothing
+    const hits: string[] = [];
+    const odd = http.createServer((req, res) => {
+      hits.push(req.url!);
+      if (req.url === "/redirect") res.writeHead(302, { location: target.url }).end();
+      // "/hang" never answers.
+    });
+    await new Promise<void>((resolve) => odd.listen(0, "127.0.0.1", resolve));
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    try {
+      const base = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+      const urls = { redirect: `${base}/redirect`, hang: `${base}/hang`, refused: `http://127.0.0.1:${closedPort}/x` };
+      const subs: Record<string, string> = {};
+      for (const [k, url] of Object.entries(urls)) {
+        const r = await createSub(w.id, { url, event_types: ["plan.changed"] });
+        expect(r.status, r.text).toBe(201);
+        subs[k] = r.json.id;
+      }
+      await setPlan(w.id, "team");
+      const first = async (k: string) => (await deliveriesOf(w.id, subs[k]!))[0]?.attempts[0];
+      await pumpUntil("a first attempt to each endpoint", async () =>
+        (await Promise.all(Object.keys(subs).map(first))).every(Boolean),
+      );
+      expect(await first("redirect")).toMatchObject({ status_code: 302, error: "HTTP 302" });
+      expect(target.requests).toHaveLength(0);
+      const hang = await first("hang");
+      expect(hang).toMatchObject({ status_code: null, error: "timeout" });
+      expect(hang!.duration_ms).toBeGreaterThanOrEqual(999); // CAPSTAN_WEBHOOK_TIMEOUT_MS is 1000 here
+      const refused = await first("refused");
+      expect(refused).toMatchObject({ status_code: null });
+      expect(refused!.error).toMatch(/^network error: .*ECONNREFUSED/);
+      expect(hits.filter((u) => u === "/redirect").length).toBeGreaterThanOrEqual(1);
+    } finally {
+      odd.closeAllConnections();
+      await new Promise<void>((resolve) => odd.close(() => resolve()));
+    }
+  });
+
   it("C: 410 Gone disables the subscription with a reason; later events are not delivered; rotating re-enables", async () => {
     const w = await makeWorkspace(owner.token, "scenario C");
     await drainOutbox();

@@ -1,7 +1,15 @@
 import dns, { type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { Agent, buildConnector, fetch as undiciFetch, type RequestInit, type Response } from "undici";
+import { EventEmitter } from "node:events";
+import {
+  Agent,
+  buildConnector,
+  fetch as undiciFetch,
+  request as undiciRequest,
+  type RequestInit,
+  type Response,
+} from "undici";
 import { env } from "./env";
 
 /**
@@ -204,5 +212,43 @@ export async function egressFetch(
     return await undiciFetch(url, { ...init, dispatcher: egressAgent(purpose) });
   } catch (err) {
     throw egressBlocked(err) ?? err;
+  }
+}
+
+/**
+ * A POST whose answer is only a status (webhook deliveries), through the purpose's agent with undici's `request`:
+ * no web streams and no AbortSignal per call, which `fetch` costs (its request and response bodies are web streams,
+ * and an `AbortSignal.timeout` builds a DOMException when its timer fires, long after the answer). Redirects are not
+ * followed. Past `timeoutMs` (connecting included) it rejects with an Error named TimeoutError; a refused connection
+ * with EgressBlockedError. Up to 128 KiB of the answer's body is read and dropped so the connection can be reused.
+ */
+export async function egressPost(
+  purpose: TEgressPurpose,
+  url: string,
+  init: { headers: Record<string, string>; body: string; timeoutMs: number },
+): Promise<{ status: number }> {
+  const abort = new EventEmitter();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.emit("abort");
+  }, init.timeoutMs);
+  try {
+    const res = await undiciRequest(url, {
+      method: "POST",
+      headers: init.headers,
+      body: init.body,
+      dispatcher: egressAgent(purpose),
+      signal: abort,
+    });
+    await res.body.dump().catch(() => undefined);
+    return { status: res.statusCode };
+  } catch (err) {
+    const blocked = egressBlocked(err);
+    if (blocked) throw blocked;
+    if (timedOut) throw Object.assign(new Error(`no answer within ${init.timeoutMs} ms`), { name: "TimeoutError" });
+    throw err;
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -3,7 +3,7 @@ import { db, pooledTransaction, preparedQuery } from "@/server/platform/db/clien
 import { rowOf } from "@/server/platform/db/rows";
 import { scopedDb } from "@/server/platform/db/scoped";
 import { unseal } from "@/server/platform/crypto";
-import { egressBlocked, egressFetch } from "@/server/platform/egress";
+import { egressBlocked, egressPost } from "@/server/platform/egress";
 import { env } from "@/server/platform/env";
 import { GroupCommit } from "@/server/platform/group-commit";
 import { newId } from "@/server/platform/ids";
@@ -156,15 +156,12 @@ async function attempt(row: TRow): Promise<void> {
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
-    const res = await egressFetch("webhook", row.subscription.url, {
-      method: "POST",
+    const res = await egressPost("webhook", row.subscription.url, {
       headers: webhookHeaders(secrets, row.eventId, body),
       body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(env().CAPSTAN_WEBHOOK_TIMEOUT_MS),
+      timeoutMs: env().CAPSTAN_WEBHOOK_TIMEOUT_MS,
     });
     statusCode = res.status;
-    await res.body?.cancel().catch(() => undefined);
     if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
   } catch (err) {
     const blocked = egressBlocked(err);
