@@ -7,7 +7,7 @@ import { AppError, notFound } from "@/server/platform/errors";
 import { newId } from "@/server/platform/ids";
 import { keysetArgs, toPage, type TListQuery, type TPage } from "@/server/platform/pagination";
 import { iso } from "@/server/platform/time";
-import type { TRole } from "@/server/domain/identity/workspace-access.service";
+import { roleAtLeast, type TRole } from "@/server/domain/identity/workspace-access.service";
 import type { TMember, TWorkspace } from "./workspaces.contract";
 
 type TCaller = { userId: string; correlationId: string };
@@ -144,8 +144,19 @@ export async function upsertMember(
     const existing = await tx.membership.findUnique({
       where: { workspaceId_userId: { workspaceId, userId: user.id } },
     });
+    // The caller's role as of now, under the lock: the authorization read may be older than a change that committed
+    // while this request waited (two owners demoting each other: the second to get the lock is no longer an owner).
+    const current = await tx.membership.findUnique({
+      where: { workspaceId_userId: { workspaceId, userId: caller.userId } },
+      select: { role: true },
+    });
+    if (!current || !roleAtLeast(current.role as TRole, "admin")) {
+      throw new AppError("forbidden", "Your role in this workspace changed while the request waited", {
+        reason: "role_required",
+      });
+    }
     const touchesOwner = role === "owner" || existing?.role === "owner";
-    if (touchesOwner && caller.role !== "owner") {
+    if (touchesOwner && current.role !== "owner") {
       throw new AppError("forbidden", "Only an owner can grant or remove the owner role", { reason: "role_required" });
     }
     if (existing?.role === "owner" && role !== "owner") {
