@@ -73,7 +73,7 @@ export const workspacesRouter = router({
     .input(ZMemberPut.extend({ ws: zWorkspaceId, usr: zId("usr") }))
     .output(ZMember)
     .mutation(async ({ ctx, input }) => {
-      const caller = { userId: ctx.principal.userId, correlationId: ctx.correlationId, role: ctx.workspace.role };
+      const caller = { userId: ctx.principal.userId, correlationId: ctx.correlationId };
       return (await svc.upsertMember(caller, ctx.workspace.workspaceId, { userId: input.usr }, input.role)).member;
     }),
 
@@ -90,7 +90,7 @@ export const workspacesRouter = router({
     .input(ZMemberAdd.extend({ ws: zWorkspaceId }))
     .output(ZMember)
     .mutation(async ({ ctx, input }) => {
-      const caller = { userId: ctx.principal.userId, correlationId: ctx.correlationId, role: ctx.workspace.role };
+      const caller = { userId: ctx.principal.userId, correlationId: ctx.correlationId };
       return (await svc.upsertMember(caller, ctx.workspace.workspaceId, { email: input.email }, input.role)).member;
     }),
 });

@@ -124,10 +124,11 @@ export async function listMembers(workspaceId: string, q: TListQuery): Promise<T
 /**
  * Adds or changes a member. Only owners may grant or remove the owner role;
  * the last owner cannot be demoted (409). Audits member.upserted for a new
- * member and member.role_changed for a change.
+ * member and member.role_changed for a change. The caller's role is read
+ * under the workspace's member lock, not taken from the authorization.
  */
 export async function upsertMember(
-  caller: TCaller & { role: TRole },
+  caller: TCaller,
   workspaceId: string,
   target: { userId?: string; email?: string },
   role: TRole,
