@@ -408,7 +408,8 @@ describe("the Anthropic key stays secret", () => {
 describe("anthropicGenerate against a hand-written answer", () => {
   let server: http.Server;
   let baseUrl: string;
-  let answer: { status: number; body: string; delayMs?: number } = { status: 200, body: "{}" };
+  // stallBody: the headers and the first bytes go at once, the rest never.
+  let answer: { status: number; body: string; delayMs?: number; stallBody?: boolean } = { status: 200, body: "{}" };
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       req.resume();
@@ -417,7 +418,8 @@ describe("anthropicGenerate against a hand-written answer", () => {
         setTimeout(() => {
           if (res.destroyed) return;
           res.writeHead(a.status, { "content-type": "application/json" });
-          res.end(a.body);
+          if (a.stallBody) res.write(a.body.slice(0, 5));
+          else res.end(a.body);
         }, a.delayMs ?? 0);
       });
     });
@@ -476,6 +478,13 @@ describe("anthropicGenerate against a hand-written answer", () => {
     answer = { status: 200, body: "{}", delayMs: 1_000 };
     const slow = await failure(call({ timeoutMs: 100 }));
     expect(slow).toMatchObject({ kind: "unavailable", message: "provider timed out" });
+    // Headers at once and then a body that stalls: the same deadline covers the body.
+    answer = { status: 200, body: JSON.stringify({ content: [], usage: { input_tokens: 1 } }), stallBody: true };
+    // (Before, the body's abort read as "invalid JSON"; without a deadline on the body, this would hang.)
+    expect(await failure(call({ timeoutMs: 200 }))).toMatchObject({
+      kind: "unavailable",
+      message: "provider timed out",
+    });
     expect((await failure(call({ modelKind: "embedding" }))).kind).toBe("rejected");
     expect((await failure(call({ input: { messages: [{ role: "system", content: "only" }] } }))).kind).toBe("rejected");
     // Rate limited: transient, like an outage (a listed fallback may serve the call).

@@ -1,7 +1,6 @@
 import dns, { type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { EventEmitter } from "node:events";
 import {
   Agent,
   buildConnector,
@@ -10,6 +9,7 @@ import {
   type RequestInit,
   type Response,
 } from "undici";
+import { deadline } from "./deadline";
 import { env } from "./env";
 
 /**
@@ -227,28 +227,24 @@ export async function egressPost(
   url: string,
   init: { headers: Record<string, string>; body: string; timeoutMs: number },
 ): Promise<{ status: number }> {
-  const abort = new EventEmitter();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    abort.emit("abort");
-  }, init.timeoutMs);
+  const limit = deadline(init.timeoutMs);
   try {
     const res = await undiciRequest(url, {
       method: "POST",
       headers: init.headers,
       body: init.body,
       dispatcher: egressAgent(purpose),
-      signal: abort,
+      signal: limit.signal,
     });
     await res.body.dump().catch(() => undefined);
     return { status: res.statusCode };
   } catch (err) {
     const blocked = egressBlocked(err);
     if (blocked) throw blocked;
-    if (timedOut) throw Object.assign(new Error(`no answer within ${init.timeoutMs} ms`), { name: "TimeoutError" });
+    if (limit.expired())
+      throw Object.assign(new Error(`no answer within ${init.timeoutMs} ms`), { name: "TimeoutError" });
     throw err;
   } finally {
-    clearTimeout(timer);
+    limit.done();
   }
 }

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { Pool, errors as undiciErrors } from "undici";
+import { deadline } from "@/server/platform/deadline";
 
 /**
  * Forwards one HTTP request to a deployment's ingress socket and streams the
@@ -26,6 +27,7 @@ const HOP_BY_HOP = new Set([
 ]);
 /** next-auth's cookies, with their __Secure- / __Host- variants. */
 const CAPSTAN_COOKIE = /^(__Secure-|__Host-)?next-auth\./;
+const SANDBOX_CSP = "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads";
 
 /**
  * Where the app is reached: its ingress socket when it runs on this host, or
@@ -178,11 +180,7 @@ export function downstreamHeaders(
     }
   }
   // An opaque origin for the app's documents on Capstan's own origin: its scripts cannot act as the console.
-  if (target.sandboxDocument)
-    out.push([
-      "content-security-policy",
-      "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads",
-    ]);
+  if (target.sandboxDocument) out.push(["content-security-policy", SANDBOX_CSP]);
   return out;
 }
 
@@ -285,14 +283,14 @@ export async function requestOnce(
     maxBodyBytes: number;
   },
 ): Promise<TOnceResult> {
-  const signal = AbortSignal.timeout(req.timeoutMs);
+  const limit = deadline(req.timeoutMs);
   try {
     const res = await poolFor(upstream, req.timeoutMs).request({
       path: req.path,
       method: req.method,
       headers: gatewayHeaders(upstream, { host: "localhost", ...req.headers }),
       body: req.body ?? undefined,
-      signal,
+      signal: limit.signal,
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -317,13 +315,15 @@ export async function requestOnce(
     };
   } catch (err) {
     if (
-      signal.aborted ||
+      limit.expired() ||
       err instanceof undiciErrors.HeadersTimeoutError ||
       err instanceof undiciErrors.BodyTimeoutError
     ) {
       return { ok: false, kind: "timeout", message: `The app did not answer within ${req.timeoutMs} ms` };
     }
     return { ok: false, kind: "unreachable", message: `The app could not be reached (${(err as Error).message})` };
+  } finally {
+    limit.done();
   }
 }
 

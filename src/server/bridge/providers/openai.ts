@@ -1,4 +1,5 @@
 import { request } from "undici";
+import { deadline } from "@/server/platform/deadline";
 import { egressAgent, egressBlocked } from "@/server/platform/egress";
 import { ProviderError, type TUsage } from "./types";
 
@@ -23,35 +24,41 @@ export async function postJson(
   timeoutMs: number,
 ): Promise<unknown> {
   let res: Awaited<ReturnType<typeof request>>;
+  const limit = deadline(timeoutMs);
   try {
     res = await request(url, {
       method: "POST",
       dispatcher: egressAgent("provider"),
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: limit.signal,
     });
   } catch (err) {
+    limit.done();
     const blocked = egressBlocked(err);
     if (blocked) throw new ProviderError("unavailable", blocked.message);
-    throw new ProviderError(
-      "unavailable",
-      (err as Error).name === "TimeoutError" ? "provider timed out" : "provider unreachable",
-    );
+    throw new ProviderError("unavailable", limit.expired() ? "provider timed out" : "provider unreachable");
   }
   const status = res.statusCode;
   if (status < 200 || status >= 300) {
     await res.body.dump().catch(() => undefined); // frees the pooled connection
+    limit.done();
     const rejected = status >= 400 && status < 500 && status !== 429 && status !== 408;
     throw new ProviderError(
       rejected ? "rejected" : "unavailable",
       status === 529 ? "provider overloaded (529)" : `provider answered ${status}`,
     );
   }
+  // The deadline covers the body too: a provider that sends headers and then stalls times out the same way.
   try {
     return await res.body.json();
   } catch {
-    throw new ProviderError("unavailable", "provider answered with invalid JSON");
+    throw new ProviderError(
+      "unavailable",
+      limit.expired() ? "provider timed out" : "provider answered with invalid JSON",
+    );
+  } finally {
+    limit.done();
   }
 }
 
