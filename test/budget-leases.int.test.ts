@@ -81,14 +81,19 @@ describe("budget leases", () => {
     expect(seen[0]!.units).toBe(ASKED * LEASE_CALLS);
     const results = await calls;
     expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
-    const budget = await db().budget.findUniqueOrThrow({ where: { id: budgetId(s.ws, "ai_tokens", utcMonth()) } });
+    // One snapshot (the budget and its reservations read together): the lease goes back LEASE_IDLE_MS after the
+    // last call finished, so it must not fall between two reads on a loaded host.
+    const [after] = await db().$queryRaw<{ used: number; reserved: number; leases: TRow[] | null }[]>`
+      SELECT b.used_units AS used, b.reserved_units AS reserved,
+             (SELECT json_agg(json_build_object('id', r.id, 'units', r.units)) FROM budget_reservations r
+               WHERE r.budget_id = b.id) AS leases
+        FROM budgets b WHERE b.id = ${budgetId(s.ws, "ai_tokens", utcMonth())}`;
     // Used what the calls used; still reserved: only the lease's undrawn part.
-    expect({ used: budget.usedUnits, reserved: budget.reservedUnits }).toEqual({
+    expect(after).toEqual({
       used: 8 * ASKED,
       reserved: (LEASE_CALLS - 8) * ASKED,
+      leases: [{ id: seen[0]!.id, units: (LEASE_CALLS - 8) * ASKED }],
     });
-    const [lease] = await rows(s.ws);
-    expect(lease).toEqual({ id: seen[0]!.id, units: (LEASE_CALLS - 8) * ASKED });
   });
 
   it("takes the next lease (a spare) once the active one is half drawn, and keeps drawing the active one", async () => {
@@ -135,6 +140,29 @@ describe("budget leases", () => {
     expect(reserved).toBe(0);
     expect(await rows(s.ws)).toEqual([]);
     expect((await db().budget.findUniqueOrThrow({ where: { id } })).usedUnits).toBe(ASKED);
+  });
+
+  it("a call slower than LEASE_IDLE_MS keeps its lease: the next call draws from the same one", async () => {
+    const s = await aiWorkspace(100_000);
+    provider.behave({ mode: "ok", tokens: "max_tokens", delayMs: LEASE_IDLE_MS + 700 });
+    let seen: TRow[] = [];
+    try {
+      const slow = bridge(s.token, "ai.generate", "generate", body);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && !seen.length) {
+        seen = await rows(s.ws);
+        if (!seen.length) await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(seen).toHaveLength(1);
+      expect((await slow).status).toBe(200);
+    } finally {
+      provider.behave({ mode: "ok", tokens: "max_tokens", delayMs: 150 });
+    }
+    // Retired under the call (the idle clock counted from the draw), the lease went back as the call finished and
+    // this call took a new one.
+    expect((await bridge(s.token, "ai.generate", "generate", body)).status).toBe(200);
+    const leases = await rows(s.ws);
+    expect(leases).toEqual([{ id: seen[0]!.id, units: (LEASE_CALLS - 2) * ASKED }]);
   });
 
   it("near the limit (headroom under a lease) calls fall back to exact per-call reservations", async () => {

@@ -28,7 +28,11 @@ import type { TUsageCategory } from "./usage.contract";
  * are exactly those a per-call reservation would admit.
  */
 export const LEASE_CALLS = 16;
-/** A lease nobody drew from for this long is returned (its headroom back to everyone). */
+/**
+ * A lease with no call in flight and none drawn or finished for this long is returned (its headroom back to
+ * everyone). Calls in flight keep it: a lease retired under them would be returned the moment they finish,
+ * and the next call would pay for a new take.
+ */
 export const LEASE_IDLE_MS = 1_000;
 export { journalDir, LEASE_ORPHAN_MS, recoverInFlight, recoverLeases, sweepInFlight } from "./lease-recovery.service";
 
@@ -41,7 +45,8 @@ type TLease = {
   hold: bigint;
   inflight: number;
   takenAt: number;
-  lastDrawAt: number;
+  /** The last draw, or the last call that finished. */
+  lastUsedAt: number;
   /** No more draws: returned to the budget once `inflight` is 0. */
   retired: boolean;
   /** The key's next lease was asked for (once) while this one was active. */
@@ -156,7 +161,7 @@ function take1(lease: TLease, units: number, hold: bigint): TLease {
   lease.units -= units;
   lease.hold -= hold;
   lease.inflight++;
-  lease.lastDrawAt = Date.now();
+  lease.lastUsedAt = Date.now();
   return lease;
 }
 
@@ -195,7 +200,7 @@ async function take(
     hold: hold * BigInt(LEASE_CALLS),
     inflight: 0,
     takenAt: now,
-    lastDrawAt: now,
+    lastUsedAt: now,
     retired: false,
     spareAsked: false,
   };
@@ -240,6 +245,7 @@ export function finishDraw(d: TDraw): void {
 
 function done(lease: TLease): void {
   lease.inflight--;
+  lease.lastUsedAt = Date.now();
   if (lease.inflight <= 0 && lease.retired) void giveBack(lease);
 }
 
@@ -294,7 +300,7 @@ function startTimer(): void {
   timer = setInterval(() => {
     const now = Date.now();
     for (const l of [...active.values(), ...spares.values()]) {
-      if (now - l.lastDrawAt >= LEASE_IDLE_MS) retire(l);
+      if (l.inflight <= 0 && now - l.lastUsedAt >= LEASE_IDLE_MS) retire(l);
     }
     if (!held.size && timer) {
       clearInterval(timer);
