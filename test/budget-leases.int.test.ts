@@ -65,18 +65,22 @@ type TRow = { id: string; units: number };
 const rows = (ws: string) => db().$queryRaw<TRow[]>`
   SELECT r.id, r.units FROM budget_reservations r JOIN budgets b ON b.id = r.budget_id WHERE b.workspace_id = ${ws}`;
 
+/** The workspace's reservations once there are at least `n` (or whatever there is after 10 s). */
+async function rowsOnce(ws: string, n: number): Promise<TRow[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const seen = await rows(ws);
+    if (seen.length >= n || Date.now() >= deadline) return seen;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 describe("budget leases", () => {
   it("concurrent calls draw from one lease: no per-call reservation row while they run, and the lease settles to exactly what they used", async () => {
     const s = await aiWorkspace(100_000);
     const calls = Promise.all(Array.from({ length: 8 }, () => bridge(s.token, "ai.generate", "generate", body)));
     // While the provider holds them (150 ms), the only reservation is the lease: one row for all.
-    let seen: TRow[] = [];
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      seen = await rows(s.ws);
-      if (seen.length) break;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    const seen = await rowsOnce(s.ws, 1);
     expect(seen.map((r) => r.id.slice(0, 4))).toEqual(["rsl_"]);
     expect(seen[0]!.units).toBe(ASKED * LEASE_CALLS);
     const results = await calls;
@@ -103,12 +107,7 @@ describe("budget leases", () => {
       Array.from({ length: 12 }, () => bridge(s.token, "ai.generate", "generate", body)),
     );
     expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
-    let seen: TRow[] = [];
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && seen.length < 2) {
-      seen = await rows(s.ws);
-      if (seen.length < 2) await new Promise((r) => setTimeout(r, 5));
-    }
+    const seen = await rowsOnce(s.ws, 2);
     // Two leases: the active one with what the 12 calls left, the untouched spare; no per-call reservation.
     expect(seen.map((r) => [r.id.slice(0, 4), r.units]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
       ["rsl_", (LEASE_CALLS - 12) * ASKED],
@@ -148,18 +147,14 @@ describe("budget leases", () => {
     let seen: TRow[] = [];
     try {
       const slow = bridge(s.token, "ai.generate", "generate", body);
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && !seen.length) {
-        seen = await rows(s.ws);
-        if (!seen.length) await new Promise((r) => setTimeout(r, 5));
-      }
+      seen = await rowsOnce(s.ws, 1);
       expect(seen).toHaveLength(1);
       expect((await slow).status).toBe(200);
     } finally {
       provider.behave({ mode: "ok", tokens: "max_tokens", delayMs: 150 });
     }
-    // Retired under the call (the idle clock counted from the draw), the lease went back as the call finished and
-    // this call took a new one.
+    // The same lease, drawn twice. (When the idle clock counted from the draw, the lease was retired under the slow
+    // call, went back as it finished, and this call took a new one of LEASE_CALLS - 1 calls.)
     expect((await bridge(s.token, "ai.generate", "generate", body)).status).toBe(200);
     const leases = await rows(s.ws);
     expect(leases).toEqual([{ id: seen[0]!.id, units: (LEASE_CALLS - 2) * ASKED }]);

@@ -44,7 +44,6 @@ type TLease = {
   units: number;
   hold: bigint;
   inflight: number;
-  takenAt: number;
   /** The last draw, or the last call that finished. */
   lastUsedAt: number;
   /** No more draws: returned to the budget once `inflight` is 0. */
@@ -199,7 +198,6 @@ async function take(
     units: units * LEASE_CALLS,
     hold: hold * BigInt(LEASE_CALLS),
     inflight: 0,
-    takenAt: now,
     lastUsedAt: now,
     retired: false,
     spareAsked: false,
